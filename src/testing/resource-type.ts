@@ -1,0 +1,117 @@
+/**
+ * What LocalCluster knows about one served resource (a built-in kind or a CRD's kind).
+ */
+
+/** A Kubernetes object as stored: plain JSON. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [key: string]: unknown;
+}
+
+/** The subset of ObjectMeta LocalCluster reads and writes. */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: ManagedFieldsEntry[];
+  [key: string]: unknown;
+}
+
+/** metadata.ownerReferences[] */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** metadata.managedFields[] */
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: "Apply" | "Update";
+  apiVersion: string;
+  time?: string;
+  fieldsType: "FieldsV1";
+  fieldsV1: Record<string, unknown>;
+  subresource?: string;
+}
+
+/** How a list field merges (strategic merge and server-side apply). */
+export type ListType =
+  | { type: "atomic" }
+  | { type: "set" }
+  | { type: "map"; keys: string[] };
+
+/**
+ * Answers how the list at a field path merges. `path` is the chain of map keys from the
+ * object root with list indices removed, e.g. `["spec","template","spec","containers","env"]`.
+ */
+export type ListTypeLookup = (path: readonly string[]) => ListType;
+
+/** A printer column (CRD `additionalPrinterColumns`). */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+  format?: string;
+}
+
+/** The scale subresource mapping of a CRD. */
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** One served resource at one group/version. */
+export interface ResourceType {
+  /** "" for the core group. */
+  group: string;
+  version: string;
+  kind: string;
+  /** Lower-case plural, the URL segment. */
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  /** Served subresources. */
+  status: boolean;
+  scale: ScaleSubresource | undefined;
+  /** True for kinds compiled into LocalCluster; false for CRD kinds. */
+  builtin: boolean;
+  /** Whether `metadata.generation` is maintained (bumped when anything outside metadata/status changes). */
+  hasGeneration: boolean;
+  /** PUT without metadata.resourceVersion is rejected with 422 (CRs, CRDs, Leases). */
+  requireResourceVersion: boolean;
+  /** The storage key shared by all versions/views of one resource, e.g. "apps/deployments", "/events". */
+  storageKey: string;
+  /** CRD printer columns, if any. */
+  printerColumns: PrinterColumn[];
+  /** The CRD's openAPIV3Schema for this version (CR kinds only). */
+  schema: Record<string, unknown> | undefined;
+  /** How lists merge for this kind. */
+  listType: ListTypeLookup;
+}
+
+/** `group/version` or `version` for core. */
+export function apiVersionOf(t: Pick<ResourceType, "group" | "version">): string {
+  return t.group === "" ? t.version : `${t.group}/${t.version}`;
+}
