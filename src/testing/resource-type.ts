@@ -109,6 +109,8 @@ export interface ResourceType {
   schema: Record<string, unknown> | undefined;
   /** How lists merge for this kind. */
   listType: ListTypeLookup;
+  /** The version objects are stored at, when it differs from `version` (multi-version CRDs). */
+  storageVersion?: string;
 }
 
 /** `group/version` or `version` for core. */

@@ -1,0 +1,32 @@
+/**
+ * What request handlers share: the registry, the store, the watch hub and the writer, plus
+ * the per-request facts parsed from the URL.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Registry } from "./registry.ts";
+import type { ObjectStore } from "./object-store.ts";
+import type { WatchHub } from "./watch-hub.ts";
+import type { Writer } from "./write-path.ts";
+import type { ResourceType } from "./resource-type.ts";
+import type { ResourcePath } from "./request-info.ts";
+
+/** Server-wide state and settings. */
+export interface ApiContext {
+  registry: Registry;
+  store: ObjectStore;
+  hub: WatchHub;
+  writer: Writer;
+  /** Interval of watch bookmarks, when asked for. */
+  bookmarkIntervalMs: number;
+}
+
+/** One resource request. */
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  type: ResourceType;
+  path: ResourcePath;
+  query: URLSearchParams;
+  /** get, list, watch, create, update, patch, delete, deletecollection. */
+  verb: string;
+}

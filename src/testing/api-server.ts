@@ -1,0 +1,186 @@
+/**
+ * The HTTP front of LocalCluster: routes requests to discovery, OpenAPI and the resource
+ * handlers, applies injected faults, logs every request, and answers errors as `Status`.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiContext, ResourceRequest } from "./api-context.ts";
+import type { FaultSpec, ActiveFault } from "./faults.ts";
+import { RequestLog, faultStatus, matchesRequest } from "./faults.ts";
+import { parseResourcePath } from "./request-info.ts";
+import { StatusError, methodNotAllowed } from "./status.ts";
+import { sendError, sendJson } from "./http-io.ts";
+import { handleGet, handleList, handleWatch } from "./read-handlers.ts";
+import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from "./write-handlers.ts";
+import { openApiGroupVersion, openApiRoot } from "./views/openapi.ts";
+import { isValidPathName } from "./names.ts";
+import { getScale } from "./scale.ts";
+
+const VERSION = JSON.stringify({
+  major: "1", minor: "33", gitVersion: "v1.33.0", gitCommit: "localcluster", gitTreeState: "clean",
+  buildDate: "2026-01-01T00:00:00Z", goVersion: "go1.24.0", compiler: "gc", platform: "linux/amd64",
+});
+
+/** Routes and serves API requests. */
+export class ApiServer {
+  readonly ctx: ApiContext;
+  readonly log = new RequestLog();
+  readonly faults: ActiveFault[] = [];
+  /** host:port for discovery's serverAddressByClientCIDRs. */
+  serverAddress = "127.0.0.1:0";
+
+  constructor(ctx: ApiContext) {
+    this.ctx = ctx;
+  }
+
+  /** The node:http request listener. */
+  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    this.#serve(req, res).catch((err) => sendError(res, err));
+  };
+
+  async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = parseResourcePath(url.pathname);
+    if (!path) {
+      this.#nonResource(url, req, res);
+      return;
+    }
+    const method = req.method ?? "GET";
+    const verb = verbOf(method, path.name !== undefined, url.searchParams);
+    const resource = path.subresource ? `${path.plural}/${path.subresource}` : path.plural;
+    const record = { verb, resource, namespace: path.namespace, name: path.name };
+    const fault = this.#takeFault(record);
+    if (fault?.spec.latencyMs) await new Promise((r) => setTimeout(r, fault.spec.latencyMs));
+    if (fault?.spec.code) {
+      const { reason, message } = faultStatus(fault.spec.code, fault.spec.message);
+      const details = fault.spec.retryAfterSeconds !== undefined ? { retryAfterSeconds: fault.spec.retryAfterSeconds } : undefined;
+      sendError(res, new StatusError(fault.spec.code, reason, message, details));
+      this.log.add({ ...record, code: fault.spec.code, injected: true });
+      return;
+    }
+    let code = 500;
+    try {
+      const type = this.ctx.registry.byPath(path.group, path.version, path.plural);
+      if (!type) throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+      if (path.name !== undefined && !isValidPathName(path.name)) {
+        throw new StatusError(400, "BadRequest", `invalid resource name "${path.name}": may not contain '/' or '%'`);
+      }
+      if (path.subresource !== undefined && !(path.subresource === "status" && type.status) && !(path.subresource === "scale" && type.scale)
+        && !(path.subresource === "finalize" && type.kind === "Namespace")) {
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+      }
+      if (type.namespaced && path.namespace === undefined && path.name !== undefined) {
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+      }
+      if (!type.namespaced && path.namespace !== undefined) {
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+      }
+      const r: ResourceRequest = { req, res, type, path, query: url.searchParams, verb };
+      await this.#dispatch(r);
+      code = res.statusCode;
+    } catch (err) {
+      code = sendError(res, err);
+    }
+    this.log.add({ ...record, code, injected: false });
+  }
+
+  async #dispatch(r: ResourceRequest): Promise<void> {
+    const allowed = r.path.subresource === undefined ? r.type.verbs : ["get", "update", "patch"];
+    if (!allowed.includes(r.verb)) throw methodNotAllowed();
+    switch (r.verb) {
+      case "get":
+        if (r.path.subresource === "scale") {
+          const stored = this.ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
+          if (!stored) throw this.ctx.writer.notFound(r.type, r.path.name!);
+          sendJson(r.res, 200, JSON.stringify(getScale(r.type, stored.object())));
+          return;
+        }
+        return handleGet(this.ctx, r);
+      case "list":
+        return handleList(this.ctx, r);
+      case "watch":
+        return handleWatch(this.ctx, r);
+      case "create":
+        return handleCreate(this.ctx, r);
+      case "update":
+        return handleUpdate(this.ctx, r);
+      case "patch":
+        return handlePatch(this.ctx, r);
+      case "delete":
+        return handleDelete(this.ctx, r);
+      case "deletecollection":
+        return handleDeleteCollection(this.ctx, r);
+      default:
+        throw methodNotAllowed();
+    }
+  }
+
+  #nonResource(url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const p = url.pathname.replace(/\/+$/, "") || "/";
+    const reg = this.ctx.registry;
+    let body: string | undefined;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      sendError(res, methodNotAllowed());
+      return;
+    }
+    if (p === "/version") body = VERSION;
+    else if (p === "/api") body = reg.apiVersions(this.serverAddress);
+    else if (p === "/apis") body = reg.apiGroupList();
+    else if (p === "/healthz" || p === "/readyz" || p === "/livez") {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      res.end("ok");
+      return;
+    } else if (p === "/openapi/v3") body = JSON.stringify(openApiRoot([...reg.all()]));
+    else if (p.startsWith("/openapi/v3/")) {
+      const doc = openApiGroupVersion([...reg.all()], p.slice("/openapi/v3/".length));
+      if (doc) body = JSON.stringify(doc);
+    } else {
+      const parts = p.split("/").filter(Boolean);
+      if (parts[0] === "api" && parts.length === 2) body = reg.apiResourceList("", parts[1]!);
+      else if (parts[0] === "apis" && parts.length === 2) body = reg.apiGroup(parts[1]!);
+      else if (parts[0] === "apis" && parts.length === 3) body = reg.apiResourceList(parts[1]!, parts[2]!);
+    }
+    if (body === undefined) {
+      sendError(res, new StatusError(404, "NotFound", "the server could not find the requested resource"));
+      return;
+    }
+    sendJson(res, 200, body);
+  }
+
+  /** Adds a fault. */
+  inject(spec: FaultSpec): ActiveFault {
+    const f: ActiveFault = { spec, remaining: spec.times ?? 1, hits: 0 };
+    this.faults.push(f);
+    return f;
+  }
+
+  #takeFault(r: { verb: string; resource: string; namespace: string | undefined; name: string | undefined }): ActiveFault | undefined {
+    for (let i = 0; i < this.faults.length; i++) {
+      const f = this.faults[i]!;
+      if (!matchesRequest(f.spec, r)) continue;
+      f.hits++;
+      if (--f.remaining <= 0) this.faults.splice(i, 1);
+      return f;
+    }
+    return undefined;
+  }
+}
+
+function verbOf(method: string, named: boolean, q: URLSearchParams): string {
+  switch (method) {
+    case "GET": {
+      const w = q.get("watch");
+      if (!named && (w === "true" || w === "1")) return "watch";
+      return named ? "get" : "list";
+    }
+    case "POST":
+      return named ? "post-named" : "create";
+    case "PUT":
+      return "update";
+    case "PATCH":
+      return "patch";
+    case "DELETE":
+      return named ? "delete" : "deletecollection";
+    default:
+      return method.toLowerCase();
+  }
+}

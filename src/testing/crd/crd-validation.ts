@@ -1,0 +1,326 @@
+/**
+ * CustomResourceDefinitions themselves: validation, server-side defaults and the served versions.
+ *
+ * Caveats, compared with a real apiserver: only `apiextensions.k8s.io/v1` CRDs are understood
+ * (no top-level `validation`/`subresources`/`additionalPrinterColumns` of v1beta1); schemas are
+ * checked for a root `type: object` but not for being fully structural; conversion webhooks and
+ * CEL rules are not validated.
+ */
+import type { KubeObject, PrinterColumn, ScaleSubresource } from "../resource-type.ts";
+import type { StatusCause } from "../status.ts";
+import { invalid, invalidValue, requiredValue, unsupportedValue } from "../status.ts";
+import { cloneJson, isJsonObject } from "../json-value.ts";
+import type { JsonObject } from "../json-value.ts";
+import type { JsonSchema } from "./schema-node.ts";
+
+const CRD_KIND = "CustomResourceDefinition";
+const CRD_GROUP = "apiextensions.k8s.io";
+const SCOPES = ["Cluster", "Namespaced"];
+const COLUMN_TYPES = ["integer", "number", "string", "boolean", "date"];
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_MESSAGE =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, " +
+  "and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_SUBDOMAIN_MESSAGE =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end " +
+  "with an alphanumeric character (e.g. 'example.com', regex used for validation is " +
+  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+/** One served version of a CRD, as LocalCluster serves it (see {@link crdVersions}). */
+export interface CrdVersion {
+  /** The version name, e.g. `v1beta1`. */
+  name: string;
+  /** True for the one version objects are stored in. */
+  storage: boolean;
+  /** `schema.openAPIV3Schema` of this version. */
+  schema: JsonSchema;
+  /** True when `subresources.status` is set. */
+  statusSubresource: boolean;
+  /** `subresources.scale`, when set. */
+  scale?: ScaleSubresource;
+  /** `additionalPrinterColumns` (empty when none: Name and Age are then shown). */
+  printerColumns: PrinterColumn[];
+}
+
+function member(obj: unknown, key: string): JsonObject {
+  const value = isJsonObject(obj) ? obj[key] : undefined;
+  return isJsonObject(value) ? value : {};
+}
+
+function text(obj: JsonObject, key: string): string | undefined {
+  const value = obj[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function objects(value: unknown): JsonObject[] {
+  return Array.isArray(value) ? value.filter(isJsonObject) : [];
+}
+
+function dns1035Errors(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > 63) errors.push("must be no more than 63 characters");
+  if (!DNS1035_LABEL.test(value)) errors.push(DNS1035_MESSAGE);
+  return errors;
+}
+
+/** Invalid-value causes for a name that must be a DNS-1035 label (`prefix` for kind/listKind). */
+function labelCauses(field: string, value: string | undefined, check: string, prefix = ""): StatusCause[] {
+  if (value === undefined || value === "") return [];
+  const errors = dns1035Errors(check);
+  return errors.length === 0 ? [] : [invalidValue(field, value, prefix + errors.join(","))];
+}
+
+/**
+ * Validates a CustomResourceDefinition (`apiextensions.k8s.io/v1`) the way the apiserver does on
+ * create and update.
+ *
+ * Checked: `metadata.name` is `<spec.names.plural>.<spec.group>`; `spec.group` is a DNS
+ * subdomain with at least one dot; `spec.scope` is `Namespaced` or `Cluster`; there is at least
+ * one version, at least one served and exactly one storage version, with unique DNS-1035 names;
+ * every version has `schema.openAPIV3Schema` whose root is `type: object`; a scale subresource
+ * names its replica paths; printer columns have a name, a known type and a JSONPath;
+ * `spec.names.plural` and `spec.names.kind` are set, plural/singular/shortNames are lower-case
+ * DNS-1035 labels and kind/listKind are too apart from case.
+ *
+ * Errors: a `StatusError` 422 Invalid for kind `CustomResourceDefinition`, group
+ * `apiextensions.k8s.io`, with one cause per problem, e.g.
+ * `metadata.name: Invalid value: "foo.example.com": must be spec.names.plural+"."+spec.group`.
+ *
+ * @example
+ * validateCrd(crd);                       // throws on an invalid CRD
+ * const stored = crdDefaults(crd, new Date());
+ */
+export function validateCrd(crd: KubeObject): void {
+  const causes = [...metadataCauses(crd), ...specCauses(member(crd, "spec"))];
+  if (causes.length > 0) throw invalid(CRD_KIND, CRD_GROUP, crd.metadata?.name ?? "", causes);
+}
+
+function metadataCauses(crd: KubeObject): StatusCause[] {
+  const name = crd.metadata?.name;
+  if (typeof name !== "string" || name === "") return [requiredValue("metadata.name", "name or generateName is required")];
+  const spec = member(crd, "spec");
+  const expected = `${text(member(spec, "names"), "plural") ?? ""}.${text(spec, "group") ?? ""}`;
+  return name === expected ? [] : [invalidValue("metadata.name", name, 'must be spec.names.plural+"."+spec.group')];
+}
+
+function specCauses(spec: JsonObject): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const group = text(spec, "group");
+  if (group === undefined || group === "") causes.push(requiredValue("spec.group"));
+  else if (group.length > 253 || !DNS1123_SUBDOMAIN.test(group)) causes.push(invalidValue("spec.group", group, DNS1123_SUBDOMAIN_MESSAGE));
+  else if (!group.includes(".")) causes.push(invalidValue("spec.group", group, "should be a domain with at least one dot"));
+
+  const scope = text(spec, "scope");
+  if (scope === undefined || scope === "") causes.push(requiredValue("spec.scope"));
+  else if (!SCOPES.includes(scope)) causes.push(unsupportedValue("spec.scope", scope, SCOPES));
+
+  causes.push(...versionsCauses(spec["versions"]), ...namesCauses(member(spec, "names")));
+  return causes;
+}
+
+function versionsCauses(value: unknown): StatusCause[] {
+  const versions = objects(value);
+  if (versions.length === 0) return [requiredValue("spec.versions", "must have at least one version")];
+  const causes: StatusCause[] = [];
+  const names = new Set<string>();
+  let uniqueNames = true;
+  versions.forEach((version, i) => {
+    const path = `spec.versions[${i}]`;
+    const name = text(version, "name");
+    if (name === undefined || name === "") causes.push(requiredValue(`${path}.name`));
+    else causes.push(...labelCauses(`${path}.name`, name, name));
+    if (name !== undefined && names.has(name)) uniqueNames = false;
+    if (name !== undefined) names.add(name);
+    causes.push(...schemaCauses(version, path), ...subresourceCauses(version, path), ...columnCauses(version, path));
+  });
+  if (!uniqueNames) causes.push(invalidValue("spec.versions", versions, "must contain unique version names"));
+  if (!versions.some((v) => v["served"] === true)) {
+    causes.push(invalidValue("spec.versions", versions, "must have at least one version marked as served"));
+  }
+  if (versions.filter((v) => v["storage"] === true).length !== 1) {
+    causes.push(invalidValue("spec.versions", versions, "must have exactly one version marked as storage version"));
+  }
+  return causes;
+}
+
+function schemaCauses(version: JsonObject, path: string): StatusCause[] {
+  const schemaPath = `${path}.schema.openAPIV3Schema`;
+  const root = member(version, "schema")["openAPIV3Schema"];
+  if (!isJsonObject(root)) return [requiredValue(schemaPath, "schemas are required")];
+  const type = root["type"];
+  if (type === undefined || type === "") return [requiredValue(`${schemaPath}.type`, "must not be empty at the root")];
+  return type === "object" ? [] : [invalidValue(`${schemaPath}.type`, type, "must be object at the root")];
+}
+
+function subresourceCauses(version: JsonObject, path: string): StatusCause[] {
+  const subresources = member(version, "subresources");
+  if (!isJsonObject(subresources["scale"])) return [];
+  const scale = subresources["scale"];
+  const causes: StatusCause[] = [];
+  for (const [key, under] of [["specReplicasPath", ".spec"], ["statusReplicasPath", ".status"]] as const) {
+    const field = `${path}.subresources.scale.${key}`;
+    const value = text(scale, key);
+    if (value === undefined || value === "") causes.push(requiredValue(field));
+    else if (!value.startsWith(`${under}.`)) causes.push(invalidValue(field, value, `should be a json path under ${under}`));
+  }
+  return causes;
+}
+
+function columnCauses(version: JsonObject, path: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  objects(version["additionalPrinterColumns"]).forEach((column, i) => {
+    const columnPath = `${path}.additionalPrinterColumns[${i}]`;
+    if (!text(column, "name")) causes.push(requiredValue(`${columnPath}.name`));
+    const type = text(column, "type");
+    if (!type) causes.push(requiredValue(`${columnPath}.type`));
+    else if (!COLUMN_TYPES.includes(type)) causes.push(unsupportedValue(`${columnPath}.type`, type, COLUMN_TYPES));
+    if (!text(column, "jsonPath")) causes.push(requiredValue(`${columnPath}.jsonPath`));
+  });
+  return causes;
+}
+
+function namesCauses(names: JsonObject): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const plural = text(names, "plural");
+  const kind = text(names, "kind");
+  if (!plural) causes.push(requiredValue("spec.names.plural"));
+  if (!kind) causes.push(requiredValue("spec.names.kind"));
+  const mixedCase = "may have mixed case, but should otherwise match: ";
+  const singular = text(names, "singular");
+  const listKind = text(names, "listKind");
+  causes.push(
+    ...labelCauses("spec.names.plural", plural, plural ?? ""),
+    ...labelCauses("spec.names.singular", singular, singular ?? ""),
+    ...labelCauses("spec.names.kind", kind, (kind ?? "").toLowerCase(), mixedCase),
+    ...labelCauses("spec.names.listKind", listKind, (listKind ?? "").toLowerCase(), mixedCase),
+  );
+  const shortNames = names["shortNames"];
+  if (Array.isArray(shortNames)) {
+    shortNames.forEach((s, i) => {
+      if (typeof s === "string") causes.push(...labelCauses(`spec.names.shortNames[${i}]`, s, s));
+    });
+  }
+  return causes;
+}
+
+/** RFC 3339 with whole seconds, as Kubernetes `Time` values are serialized. */
+function rfc3339(now: Date | string): string {
+  return typeof now === "string" ? now : now.toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * A copy of a CRD with the fields the apiserver fills in: `spec.names.singular` (lower-case
+ * kind), `spec.names.listKind` (`<Kind>List`), `spec.conversion.strategy: None`, and a `status`
+ * that accepts the names at once — conditions `NamesAccepted=True` (NoConflicts) and
+ * `Established=True` (InitialNamesAccepted), `acceptedNames` (the defaulted names) and
+ * `storedVersions` (the storage version).
+ *
+ * Guarantees: values already set in `spec` are kept. With `previous` (the stored CRD, on
+ * update) `storedVersions` keeps every version it listed and the conditions keep their
+ * `lastTransitionTime`. The input is not modified.
+ *
+ * Assumptions: the CRD passed {@link validateCrd}. Name conflicts with other CRDs are not
+ * detected (NamesAccepted is always True).
+ *
+ * @param now - the time of the write; a `Date` is rendered as RFC 3339 with whole seconds
+ * @example
+ * const stored = crdDefaults(crd, new Date());
+ * stored.status; // { conditions: [...], acceptedNames: {...}, storedVersions: ["v1"] }
+ */
+export function crdDefaults(crd: KubeObject, now: Date | string, previous?: KubeObject): KubeObject {
+  const out = cloneJson(crd);
+  const spec: JsonObject = isJsonObject(out["spec"]) ? out["spec"] : (out["spec"] = {});
+  const names: JsonObject = isJsonObject(spec["names"]) ? spec["names"] : (spec["names"] = {});
+  const kind = text(names, "kind");
+  if (kind) {
+    if (!text(names, "singular")) names["singular"] = kind.toLowerCase();
+    if (!text(names, "listKind")) names["listKind"] = `${kind}List`;
+  }
+  if (!isJsonObject(spec["conversion"])) spec["conversion"] = { strategy: "None" };
+
+  const time = rfc3339(now);
+  const previousStatus = member(previous, "status");
+  const previousConditions = objects(previousStatus["conditions"]);
+  const since = (type: string): string => {
+    const old = previousConditions.find((c) => c["type"] === type && c["status"] === "True");
+    return (old && text(old, "lastTransitionTime")) || time;
+  };
+  const storedVersions = Array.isArray(previousStatus["storedVersions"])
+    ? previousStatus["storedVersions"].filter((v): v is string => typeof v === "string")
+    : [];
+  const storage = objects(spec["versions"]).find((v) => v["storage"] === true);
+  const storageName = storage && text(storage, "name");
+  if (storageName && !storedVersions.includes(storageName)) storedVersions.push(storageName);
+
+  out["status"] = {
+    conditions: [
+      { type: "NamesAccepted", status: "True", reason: "NoConflicts", message: "no conflicts found", lastTransitionTime: since("NamesAccepted") },
+      {
+        type: "Established",
+        status: "True",
+        reason: "InitialNamesAccepted",
+        message: "the initial names have been accepted",
+        lastTransitionTime: since("Established"),
+      },
+    ],
+    acceptedNames: cloneJson(names),
+    storedVersions,
+  };
+  return out;
+}
+
+/**
+ * The served versions of a CRD, in the CRD's order, with what serving each one needs: its
+ * schema, whether `/status` and `/scale` exist, and its printer columns.
+ *
+ * Assumptions: the CRD passed {@link validateCrd}. A version without a schema (only possible
+ * for an unvalidated CRD) gets `{type: object, x-kubernetes-preserve-unknown-fields: true}`,
+ * which keeps every field.
+ *
+ * @example
+ * for (const v of crdVersions(crd)) console.log(v.name, v.storage, v.statusSubresource);
+ */
+export function crdVersions(crd: KubeObject): CrdVersion[] {
+  return objects(member(crd, "spec")["versions"])
+    .filter((v) => v["served"] === true)
+    .map((v) => {
+      const root = member(v, "schema")["openAPIV3Schema"];
+      const subresources = member(v, "subresources");
+      const version: CrdVersion = {
+        name: text(v, "name") ?? "",
+        storage: v["storage"] === true,
+        schema: isJsonObject(root) ? root : { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+        statusSubresource: isJsonObject(subresources["status"]),
+        printerColumns: objects(v["additionalPrinterColumns"]).map(printerColumn),
+      };
+      const scale = scaleSubresource(subresources["scale"]);
+      if (scale !== undefined) version.scale = scale;
+      return version;
+    });
+}
+
+function scaleSubresource(value: unknown): ScaleSubresource | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const scale: ScaleSubresource = {
+    specReplicasPath: text(value, "specReplicasPath") ?? "",
+    statusReplicasPath: text(value, "statusReplicasPath") ?? "",
+  };
+  const labelSelectorPath = text(value, "labelSelectorPath");
+  if (labelSelectorPath !== undefined) scale.labelSelectorPath = labelSelectorPath;
+  return scale;
+}
+
+function printerColumn(column: JsonObject): PrinterColumn {
+  const out: PrinterColumn = {
+    name: text(column, "name") ?? "",
+    type: text(column, "type") ?? "string",
+    jsonPath: text(column, "jsonPath") ?? "",
+  };
+  const description = text(column, "description");
+  if (description !== undefined) out.description = description;
+  if (typeof column["priority"] === "number") out.priority = column["priority"];
+  const format = text(column, "format");
+  if (format !== undefined) out.format = format;
+  return out;
+}

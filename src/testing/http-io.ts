@@ -1,0 +1,90 @@
+/**
+ * Reading request bodies and writing JSON responses the way kube-apiserver does: every
+ * response is `application/json`, errors are `Status` bodies, bodies are size-limited.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { load as loadYaml } from "js-yaml";
+import { StatusError, badRequest } from "./status.ts";
+
+/** The API server's request body limit (3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Reads the whole body, rejecting more than {@link MAX_BODY_BYTES} with 413. */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(): StatusError {
+  return new StatusError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+}
+
+/** The media type of a request without parameters, lower-cased. */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax. */
+export function parseObjectBody(buf: Buffer, type: string): Record<string, unknown> {
+  const text = buf.toString("utf8");
+  let value: unknown;
+  try {
+    value = type.endsWith("yaml") ? loadYaml(text) : JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message.split("\n")[0]}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw badRequest("couldn't get version/kind; json parse error: the body is not a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Parses any JSON value (json-patch bodies are arrays). */
+export function parseJsonBody(buf: Buffer): unknown {
+  try {
+    return JSON.parse(buf.toString("utf8"));
+  } catch (err) {
+    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+  }
+}
+
+/** Sends a JSON text with a status code. */
+export function sendJson(res: ServerResponse, code: number, json: string, headers?: Record<string, string | string[]>): void {
+  res.writeHead(code, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(json),
+    "Cache-Control": "no-cache, private",
+    ...headers,
+  });
+  res.end(json);
+}
+
+/** Sends an error as a Status body; unknown errors become 500 InternalError. */
+export function sendError(res: ServerResponse, err: unknown): number {
+  const status =
+    err instanceof StatusError
+      ? err
+      : new StatusError(500, "InternalError", `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);
+  if (res.headersSent) {
+    res.destroy();
+    return status.code;
+  }
+  const headers: Record<string, string> = {};
+  if (status.details?.retryAfterSeconds !== undefined) headers["Retry-After"] = String(status.details.retryAfterSeconds);
+  sendJson(res, status.code, JSON.stringify(status.toStatus()), headers);
+  return status.code;
+}
+
+/** `Warning` headers in the `299 - "text"` form. */
+export function warningHeaders(warnings: string[]): Record<string, string[]> | undefined {
+  if (warnings.length === 0) return undefined;
+  return { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) };
+}

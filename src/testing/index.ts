@@ -1,0 +1,25 @@
+/**
+ * `operator-runtime/testing`: LocalCluster, an embedded Kubernetes-compatible API server that
+ * the real `@kubernetes/client-node` and `kubectl` talk to, with fault injection and a request
+ * log for asserting API cost.
+ *
+ * Start with {@link LocalCluster.start}.
+ *
+ * @example
+ * ```ts
+ * import { LocalCluster } from "operator-runtime/testing";
+ *
+ * const cluster = await LocalCluster.start({ simulate: true });
+ * console.log(`kubectl --kubeconfig ${cluster.kubeconfigPath} get ns`);
+ * cluster.inject({ verb: "list", resource: "configmaps", code: 500, times: 2 });
+ * // ... run an operator against cluster.kubeConfig ...
+ * console.log(cluster.requests.summary());
+ * await cluster.stop();
+ * ```
+ * @module
+ */
+export { LocalCluster } from "./local-cluster.ts";
+export type { LocalClusterOptions } from "./local-cluster.ts";
+export type { SimulationOptions } from "./simulator.ts";
+export type { FaultSpec, ActiveFault, RequestMatcher, RequestRecord, RequestLog } from "./faults.ts";
+export type { KubeObject } from "./resource-type.ts";

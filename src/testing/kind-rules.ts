@@ -1,0 +1,153 @@
+/**
+ * Per-kind rules applied on create and update: defaults a real API server fills in, and the
+ * validation of kinds LocalCluster understands (CRDs, CRs, Events, owner references).
+ */
+import type { KubeObject, ResourceType } from "./resource-type.ts";
+import type { StatusCause } from "./status.ts";
+import { badRequest, forbidden, invalid, invalidValue, requiredValue } from "./status.ts";
+import { prepareCustomResource } from "./crd/schema.ts";
+import { crdDefaults, validateCrd } from "./crd/crd-validation.ts";
+
+/** Context for kind rules. */
+export interface RuleContext {
+  now: Date;
+  /** fieldValidation query parameter. */
+  fieldValidation: "Ignore" | "Warn" | "Strict";
+  /** Warnings to send back as `Warning: 299` headers. */
+  warnings: string[];
+  /** Allocates a Service clusterIP. */
+  allocateClusterIP(): string;
+}
+
+/** Fills server-side defaults of a new object (after metadata is set). */
+export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleContext): void {
+  if (!type.builtin) return;
+  const spec = (obj.spec ??= {}) as Record<string, unknown>;
+  switch (type.kind) {
+    case "Namespace":
+      spec.finalizers = ["kubernetes"];
+      obj.status = { phase: "Active" };
+      obj.metadata!.labels = { ...obj.metadata!.labels, "kubernetes.io/metadata.name": obj.metadata!.name! };
+      break;
+    case "Pod":
+      obj.status = { phase: "Pending", qosClass: "BestEffort" };
+      spec.restartPolicy ??= "Always";
+      spec.schedulerName ??= "default-scheduler";
+      spec.serviceAccountName ??= "default";
+      break;
+    case "Service":
+      spec.type ??= "ClusterIP";
+      if (spec.clusterIP === undefined && spec.type !== "ExternalName") {
+        spec.clusterIP = ctx.allocateClusterIP();
+        spec.clusterIPs = [spec.clusterIP];
+      }
+      spec.sessionAffinity ??= "None";
+      for (const p of (spec.ports as Record<string, unknown>[] | undefined) ?? []) {
+        p.protocol ??= "TCP";
+        p.targetPort ??= p.port;
+      }
+      break;
+    case "Deployment":
+    case "StatefulSet":
+    case "ReplicaSet":
+      spec.replicas ??= 1;
+      if (type.kind === "Deployment") spec.strategy ??= { type: "RollingUpdate", rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" } };
+      if (type.kind === "StatefulSet") {
+        spec.podManagementPolicy ??= "OrderedReady";
+        spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { partition: 0 } };
+      }
+      break;
+    case "PersistentVolumeClaim":
+      obj.status = { phase: "Pending" };
+      break;
+    case "CustomResourceDefinition":
+      Object.assign(obj, crdDefaults(obj, ctx.now));
+      break;
+    default:
+      if (Object.keys(spec).length === 0) delete obj.spec;
+  }
+}
+
+/** Validates a new or updated object; throws 422/400 as the API server would. */
+export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObject | undefined, ctx: RuleContext): KubeObject {
+  const name = obj.metadata?.name ?? "";
+  const causes: StatusCause[] = validateOwnerReferences(obj);
+  if (causes.length) throw invalid(type.kind, type.group, name, causes);
+  if (!type.builtin && type.schema) {
+    const { object, prunedFields } = prepareCustomResource(obj, type.schema, { kind: type.kind, group: type.group, name });
+    if (prunedFields.length && ctx.fieldValidation !== "Ignore") {
+      const msgs = prunedFields.map((f) => `unknown field "${f}"`);
+      if (ctx.fieldValidation === "Strict") throw badRequest(`strict decoding error: ${msgs.join(", ")}`);
+      ctx.warnings.push(...msgs);
+    }
+    return object;
+  }
+  if (type.kind === "CustomResourceDefinition") validateCrd(obj);
+  if (type.kind === "Deployment" || type.kind === "StatefulSet" || type.kind === "ReplicaSet") {
+    validateWorkload(type, obj, old);
+  }
+  return obj;
+}
+
+function validateOwnerReferences(obj: KubeObject): StatusCause[] {
+  const refs = obj.metadata?.ownerReferences ?? [];
+  const causes: StatusCause[] = [];
+  refs.forEach((r, i) => {
+    const f = `metadata.ownerReferences[${i}]`;
+    if (!r.apiVersion) causes.push(requiredValue(`${f}.apiVersion`, "version must not be empty"));
+    if (!r.kind) causes.push(requiredValue(`${f}.kind`, "kind must not be empty"));
+    if (!r.name) causes.push(requiredValue(`${f}.name`, "name must not be empty"));
+    if (!r.uid) causes.push(requiredValue(`${f}.uid`, "uid must not be empty"));
+  });
+  const controllers = refs.filter((r) => r.controller === true);
+  if (controllers.length > 1) {
+    causes.push(
+      invalidValue(
+        "metadata.ownerReferences",
+        refs,
+        `Only one reference can have Controller set to true. Found "true" in references for ${controllers.map((c) => `${c.kind}/${c.name}`).join(" and ")}`,
+      ),
+    );
+  }
+  return causes;
+}
+
+function validateWorkload(type: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+  const spec = (obj.spec ?? {}) as Record<string, any>;
+  const name = obj.metadata?.name ?? "";
+  const causes: StatusCause[] = [];
+  const selector = spec.selector as { matchLabels?: Record<string, string> } | undefined;
+  const labels = spec.template?.metadata?.labels as Record<string, string> | undefined;
+  if (!selector) causes.push(requiredValue("spec.selector"));
+  else if (selector.matchLabels) {
+    for (const [k, v] of Object.entries(selector.matchLabels)) {
+      if (labels?.[k] !== v) {
+        causes.push(invalidValue("spec.template.metadata.labels", labels ?? {}, "`selector` does not match template `labels`"));
+        break;
+      }
+    }
+  }
+  if (!Array.isArray(spec.template?.spec?.containers) || spec.template.spec.containers.length === 0) {
+    causes.push(requiredValue("spec.template.spec.containers"));
+  }
+  if (old) {
+    const oldSpec = (old.spec ?? {}) as Record<string, unknown>;
+    if (JSON.stringify(oldSpec.selector) !== JSON.stringify(spec.selector)) {
+      causes.push(invalidValue("spec.selector", spec.selector, "field is immutable"));
+    }
+    if (type.kind === "StatefulSet") {
+      for (const f of ["volumeClaimTemplates", "serviceName", "podManagementPolicy"]) {
+        if (JSON.stringify(oldSpec[f]) !== JSON.stringify(spec[f])) {
+          causes.push(
+            forbidden(
+              "spec",
+              "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+            ),
+          );
+          break;
+        }
+      }
+    }
+  }
+  if (causes.length) throw invalid(type.kind, type.group, name, causes);
+}

@@ -1,0 +1,223 @@
+/**
+ * LocalCluster: an in-process, Kubernetes-compatible API server for tests and demos.
+ *
+ * The real `@kubernetes/client-node` and `kubectl` talk to it over HTTP on 127.0.0.1.
+ *
+ * Known limitations compared with a real API server: no authentication or RBAC, no admission
+ * webhooks, no protobuf bodies (kubectl's generator commands such as `kubectl create
+ * configmap` send protobuf), no CRD conversion webhooks (versions share one schema-compatible
+ * storage), no CEL validation rules, lists are served from the current state (a `continue`
+ * page reflects later changes), no kubelet (Pods run only when simulation is on).
+ *
+ * @example
+ * ```ts
+ * import { LocalCluster } from "operator-runtime/testing";
+ * import { CoreV1Api } from "@kubernetes/client-node";
+ *
+ * const cluster = await LocalCluster.start();
+ * const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+ * await core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "demo" }, data: { a: "1" } } });
+ * await cluster.stop();
+ * ```
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import type { ApiContext } from "./api-context.ts";
+import { ApiServer } from "./api-server.ts";
+import { Registry } from "./registry.ts";
+import { ObjectStore } from "./object-store.ts";
+import { WatchHub } from "./watch-hub.ts";
+import { Writer } from "./write-path.ts";
+import { GarbageCollector } from "./garbage-collector.ts";
+import { watchCrds } from "./crd-controller.ts";
+import { StatusError } from "./status.ts";
+import type { ActiveFault, FaultSpec, RequestLog } from "./faults.ts";
+import type { KubeObject } from "./resource-type.ts";
+import type { Simulator, SimulationOptions } from "./simulator.ts";
+
+/** Options of {@link LocalCluster.start}. */
+export interface LocalClusterOptions {
+  /** Port to listen on (default 0: an ephemeral port). */
+  port?: number;
+  /** Where to write the kubeconfig file (default: a new temporary directory). */
+  kubeconfigPath?: string;
+  /** Changes kept for watch resumption (default 50,000). */
+  historySize?: number;
+  /** Interval of watch bookmarks when clients ask for them (default 10 s). */
+  bookmarkIntervalMs?: number;
+  /** Turn on the workload simulator (Pods run, workloads report ready). Off by default. */
+  simulate?: boolean | SimulationOptions;
+}
+
+const SEEDED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+/** An embedded Kubernetes API server. Start one with {@link LocalCluster.start}. */
+export class LocalCluster {
+  /** A client-node KubeConfig pointing at this cluster. */
+  readonly kubeConfig: KubeConfig;
+  /** Path of the kubeconfig file written for kubectl and other tools. */
+  readonly kubeconfigPath: string;
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly #server: Server;
+  readonly #api: ApiServer;
+  readonly #gc: GarbageCollector;
+  readonly #sockets = new Set<Socket>();
+  readonly #tempDir: string | undefined;
+  readonly #simulator: Simulator | undefined;
+
+  private constructor(init: {
+    server: Server; api: ApiServer; gc: GarbageCollector; url: string; kubeConfig: KubeConfig;
+    kubeconfigPath: string; tempDir: string | undefined; sockets: Set<Socket>; simulator: Simulator | undefined;
+  }) {
+    this.#server = init.server;
+    this.#api = init.api;
+    this.#gc = init.gc;
+    this.url = init.url;
+    this.kubeConfig = init.kubeConfig;
+    this.kubeconfigPath = init.kubeconfigPath;
+    this.#tempDir = init.tempDir;
+    this.#sockets = init.sockets;
+    this.#simulator = init.simulator;
+  }
+
+  /** Starts a cluster on 127.0.0.1 and writes its kubeconfig. */
+  static async start(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+    const registry = new Registry();
+    const store = new ObjectStore(options.historySize !== undefined ? { historySize: options.historySize } : {});
+    const hub = new WatchHub();
+    const nsType = registry.byPath("", "v1", "namespaces")!;
+    const writer = new Writer(store, (ns) => {
+      const o = store.get(nsType.storageKey, "", ns);
+      if (!o) throw new StatusError(404, "NotFound", `namespaces "${ns}" not found`, { name: ns, kind: "namespaces" });
+      if (o.deleting) {
+        throw new StatusError(403, "Forbidden", `unable to create new content in namespace ${ns} because it is being terminated`,
+          { name: ns, kind: "namespaces" });
+      }
+    });
+    const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000 };
+    store.onChange((c) => hub.dispatch(c));
+    watchCrds(ctx);
+    const gc = new GarbageCollector(ctx);
+    for (const name of SEEDED_NAMESPACES) writer.create(nsType, undefined, { metadata: { name } });
+    const api = new ApiServer(ctx);
+    const server = createServer({ keepAlive: true }, api.listener);
+    const sockets = new Set<Socket>();
+    server.on("connection", (s) => {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    api.serverAddress = `127.0.0.1:${port}`;
+    const url = `http://127.0.0.1:${port}`;
+    let tempDir: string | undefined;
+    let kubeconfigPath = options.kubeconfigPath;
+    if (!kubeconfigPath) {
+      tempDir = await mkdtemp(join(tmpdir(), "localcluster-"));
+      kubeconfigPath = join(tempDir, "kubeconfig");
+    }
+    await writeFile(kubeconfigPath, kubeconfigYaml(url));
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(kubeconfigPath);
+    // Loaded only when asked for: clusters without simulation never run its code.
+    const simulator = options.simulate
+      ? new (await import("./simulator.ts")).Simulator(ctx, typeof options.simulate === "object" ? options.simulate : {})
+      : undefined;
+    return new LocalCluster({ server, api, gc, url, kubeConfig, kubeconfigPath, tempDir, sockets, simulator });
+  }
+
+  /** The request log: counts by verb, resource and code. */
+  get requests(): RequestLog {
+    return this.#api.log;
+  }
+
+  /** Makes matching requests fail with a code and/or wait, `times` times (default once). */
+  inject(fault: FaultSpec): ActiveFault {
+    return this.#api.inject(fault);
+  }
+
+  /** Removes all injected faults that have not fired yet. */
+  clearFaults(): void {
+    this.#api.faults.length = 0;
+  }
+
+  /**
+   * Ends every open watch; returns how many. By default each stream ends cleanly (as when an
+   * API server restarts or a watch times out); `abrupt: true` destroys the connections instead,
+   * as a network failure would.
+   */
+  dropWatches(options: { abrupt?: boolean } = {}): number {
+    return this.#api.ctx.hub.closeAll(options.abrupt ?? false);
+  }
+
+  /** Number of open watches. */
+  watchCount(): number {
+    return this.#api.ctx.hub.count();
+  }
+
+  /** Forgets the change history: resuming a watch from any older resourceVersion gets 410. */
+  compact(): void {
+    this.#api.ctx.store.compact();
+  }
+
+  /** The current global resourceVersion. */
+  get resourceVersion(): number {
+    return this.#api.ctx.store.resourceVersion;
+  }
+
+  /** Reads an object straight from storage (no HTTP), or undefined. For assertions. */
+  peek(resource: { group?: string; plural: string }, namespace: string, name: string): KubeObject | undefined {
+    const group = resource.group ?? "";
+    const key = `${group}/${resource.plural}`;
+    return this.#api.ctx.store.get(key, namespace, name)?.object();
+  }
+
+  /** Number of stored objects. */
+  objectCount(): number {
+    return this.#api.ctx.store.size();
+  }
+
+  /** Stops the server, ends watches and connections, removes the temporary kubeconfig. */
+  async stop(): Promise<void> {
+    this.#gc.stop();
+    this.#simulator?.stop();
+    this.#api.ctx.hub.closeAll(false);
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    this.#server.closeIdleConnections();
+    for (const s of this.#sockets) s.destroy();
+    await closed;
+    if (this.#tempDir) await rm(this.#tempDir, { recursive: true, force: true });
+  }
+}
+
+function kubeconfigYaml(url: string): string {
+  return [
+    "apiVersion: v1",
+    "kind: Config",
+    "clusters:",
+    "- name: localcluster",
+    "  cluster:",
+    `    server: ${url}`,
+    "    insecure-skip-tls-verify: true",
+    "users:",
+    "- name: localcluster",
+    "  user:",
+    "    token: localcluster",
+    "contexts:",
+    "- name: localcluster",
+    "  context:",
+    "    cluster: localcluster",
+    "    user: localcluster",
+    "    namespace: default",
+    "current-context: localcluster",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,201 @@
+/**
+ * The object store: one global resourceVersion counter, objects kept as their JSON text (cheap
+ * to serve and small in memory), and a bounded history of changes for watch resumption.
+ */
+import type { KubeObject, OwnerReference } from "./resource-type.ts";
+import { expired } from "./status.ts";
+
+/** One stored object: its serialized form plus the fields read on hot paths. */
+export class StoredObject {
+  readonly storageKey: string;
+  readonly json: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly uid: string;
+  readonly rv: number;
+  readonly labels: Record<string, string> | undefined;
+  readonly ownerReferences: readonly OwnerReference[] | undefined;
+  readonly finalizers: readonly string[] | undefined;
+  readonly deleting: boolean;
+
+  constructor(storageKey: string, obj: KubeObject) {
+    const m = obj.metadata ?? {};
+    this.storageKey = storageKey;
+    this.json = JSON.stringify(obj);
+    this.name = m.name ?? "";
+    this.namespace = m.namespace ?? "";
+    this.uid = m.uid ?? "";
+    this.rv = Number(m.resourceVersion ?? 0);
+    this.labels = m.labels;
+    this.ownerReferences = m.ownerReferences?.length ? m.ownerReferences : undefined;
+    this.finalizers = m.finalizers?.length ? m.finalizers : undefined;
+    this.deleting = m.deletionTimestamp !== undefined;
+  }
+
+  /** A fresh, mutable copy of the object. */
+  object(): KubeObject {
+    return JSON.parse(this.json) as KubeObject;
+  }
+}
+
+/** A change in the history: `object` is the new state (the last state for DELETED). */
+export interface Change {
+  readonly rv: number;
+  readonly type: "ADDED" | "MODIFIED" | "DELETED";
+  readonly object: StoredObject;
+  readonly previous: StoredObject | undefined;
+}
+
+/** Called for every committed change, in resourceVersion order. */
+export type ChangeListener = (change: Change) => void;
+
+/** Options for the store. */
+export interface ObjectStoreOptions {
+  /** Changes kept for watch resumption (default 50,000). */
+  historySize?: number;
+}
+
+/** Objects by storage key and namespace/name, with history. */
+export class ObjectStore {
+  #rv = 0;
+  #buckets = new Map<string, Map<string, StoredObject>>();
+  #history: Change[] = [];
+  #historyStart = 0;
+  /** The oldest RV a watch may resume from (changes after it are all in the history). */
+  #oldestResumable = 0;
+  readonly #historySize: number;
+  readonly #listeners: ChangeListener[] = [];
+
+  constructor(options: ObjectStoreOptions = {}) {
+    this.#historySize = options.historySize ?? 50_000;
+  }
+
+  /** The current global resourceVersion. */
+  get resourceVersion(): number {
+    return this.#rv;
+  }
+
+  /** Subscribes to committed changes. */
+  onChange(listener: ChangeListener): void {
+    this.#listeners.push(listener);
+  }
+
+  get(storageKey: string, namespace: string, name: string): StoredObject | undefined {
+    return this.#buckets.get(storageKey)?.get(key(namespace, name));
+  }
+
+  /** Objects of one resource, optionally of one namespace, sorted by namespace/name. */
+  list(storageKey: string, namespace?: string): StoredObject[] {
+    const bucket = this.#buckets.get(storageKey);
+    if (!bucket) return [];
+    const out: StoredObject[] = [];
+    for (const o of bucket.values()) if (namespace === undefined || o.namespace === namespace) out.push(o);
+    out.sort((a, b) => (a.namespace === b.namespace ? cmp(a.name, b.name) : cmp(a.namespace, b.namespace)));
+    return out;
+  }
+
+  /** Every stored object (for the garbage collector). */
+  *all(): Iterable<StoredObject> {
+    for (const bucket of this.#buckets.values()) yield* bucket.values();
+  }
+
+  /** Count of stored objects. */
+  size(): number {
+    let n = 0;
+    for (const b of this.#buckets.values()) n += b.size;
+    return n;
+  }
+
+  /**
+   * Persists `obj` (a create or an update) with the next resourceVersion and notifies
+   * listeners. The object is modified: `metadata.resourceVersion` is set.
+   */
+  put(storageKey: string, obj: KubeObject): StoredObject {
+    const rv = ++this.#rv;
+    obj.metadata = { ...obj.metadata, resourceVersion: String(rv) };
+    const stored = new StoredObject(storageKey, obj);
+    let bucket = this.#buckets.get(storageKey);
+    if (!bucket) this.#buckets.set(storageKey, (bucket = new Map()));
+    const k = key(stored.namespace, stored.name);
+    const previous = bucket.get(k);
+    bucket.set(k, stored);
+    this.#record({ rv, type: previous ? "MODIFIED" : "ADDED", object: stored, previous });
+    return stored;
+  }
+
+  /** Removes an object; the DELETED change carries its last state with the deletion's RV. */
+  remove(existing: StoredObject): StoredObject {
+    const bucket = this.#buckets.get(existing.storageKey);
+    const k = key(existing.namespace, existing.name);
+    if (bucket?.get(k) !== existing) return existing;
+    bucket.delete(k);
+    const rv = ++this.#rv;
+    const last = existing.object();
+    last.metadata = { ...last.metadata, resourceVersion: String(rv) };
+    const stored = new StoredObject(existing.storageKey, last);
+    this.#record({ rv, type: "DELETED", object: stored, previous: existing });
+    return stored;
+  }
+
+  /** Drops a whole resource's storage (CRD deletion) without history events. */
+  dropStorage(storageKey: string): void {
+    this.#buckets.delete(storageKey);
+  }
+
+  /**
+   * Changes with RV greater than `since` for a storage key. Throws 410 Expired when `since`
+   * is older than the retained history.
+   */
+  changesSince(storageKey: string, since: number): Change[] {
+    if (since < this.#oldestResumable) {
+      throw expired(`too old resource version: ${since} (${this.#oldestResumable + 1})`);
+    }
+    const out: Change[] = [];
+    const h = this.#history;
+    // Binary search the first change with rv > since.
+    let lo = this.#historyStart;
+    let hi = h.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (h[mid]!.rv <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < h.length; i++) if (h[i]!.object.storageKey === storageKey) out.push(h[i]!);
+    return out;
+  }
+
+  /** Whether a watch could resume from `rv`. */
+  isResumable(rv: number): boolean {
+    return rv >= this.#oldestResumable;
+  }
+
+  /** Forgets all history: every resume from an RV older than now gets 410 Expired. */
+  compact(): void {
+    this.#history = [];
+    this.#historyStart = 0;
+    this.#oldestResumable = this.#rv;
+  }
+
+  #record(change: Change): void {
+    this.#history.push(change);
+    if (this.#history.length - this.#historyStart > this.#historySize) {
+      const dropped = this.#history[this.#historyStart]!;
+      this.#history[this.#historyStart] = undefined as unknown as Change;
+      this.#historyStart++;
+      this.#oldestResumable = dropped.rv;
+      if (this.#historyStart > 4096) {
+        this.#history = this.#history.slice(this.#historyStart);
+        this.#historyStart = 0;
+      }
+    }
+    for (const l of this.#listeners) l(change);
+  }
+}
+
+function key(namespace: string, name: string): string {
+  return namespace === "" ? name : `${namespace}/${name}`;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,234 @@
+/**
+ * JSON Patch (RFC 6902, `application/json-patch+json`) as the API server applies it.
+ *
+ * The six operations run in order against a copy of the stored object; the first failing
+ * operation aborts the whole patch and nothing is changed.
+ *
+ * @module
+ */
+
+import { StatusError, badRequest } from "../status.ts";
+import type { KubeObject } from "../resource-type.ts";
+import { goJsonKind, isJsonObject, jsonEqualCountingUndefined } from "../json-value.ts";
+
+/**
+ * Identifies the object being patched, for the details of a 422 Status.
+ *
+ * @example
+ * ```ts
+ * const ctx: JsonPatchContext = { kind: "Deployment", group: "apps", name: "web" };
+ * ```
+ */
+export interface JsonPatchContext {
+  /** The Kind, e.g. `ConfigMap`. */
+  kind: string;
+  /** The API group, `""` for the core group. */
+  group: string;
+  /** `metadata.name` of the object. */
+  name: string;
+}
+
+type Json = unknown;
+type Container = Record<string, Json> | Json[];
+
+/** Raised inside this module for a failing operation; turned into a 422 at the boundary. */
+class OperationFailed extends Error {}
+
+/**
+ * Applies an RFC 6902 JSON Patch to `doc` and returns the patched copy. `doc` is never mutated.
+ *
+ * Errors:
+ * - 400 BadRequest when `patchBody` is not a JSON array of objects (the Go decoder's message).
+ * - 422 Invalid when an operation cannot be applied: an unknown `op`, a missing `path`/`from`,
+ *   a failed `test`, or a result that is not a JSON object. The message names the operation,
+ *   e.g. `testing value /metadata/finalizers failed: test failed`.
+ *
+ * Caveat: a real kube-apiserver (1.20+) answers every failing operation with the generic
+ * message `the server rejected our request due to an error in our request`; LocalCluster
+ * keeps the specific reason in the message, with the same code and reason.
+ *
+ * @example
+ * ```ts
+ * const next = applyJsonPatch(cm, [
+ *   { op: "test", path: "/data/mode", value: "a" },
+ *   { op: "replace", path: "/data/mode", value: "b" },
+ * ], { kind: "ConfigMap", group: "", name: "settings" });
+ * ```
+ */
+export function applyJsonPatch(doc: KubeObject, patchBody: unknown, ctx: JsonPatchContext): KubeObject {
+  const ops = decodeOperations(patchBody);
+  let root: Json = structuredClone(doc);
+  try {
+    for (const op of ops) root = applyOperation(root, op);
+  } catch (err) {
+    if (err instanceof OperationFailed) throw rejected(err.message, ctx);
+    throw err;
+  }
+  if (!isJsonObject(root)) throw rejected("the patched document is not a JSON object", ctx);
+  return root as KubeObject;
+}
+
+function rejected(message: string, ctx: JsonPatchContext): StatusError {
+  return new StatusError(422, "Invalid", message, {
+    name: ctx.name,
+    group: ctx.group || undefined,
+    kind: ctx.kind,
+  });
+}
+
+function decodeOperations(body: unknown): Record<string, Json>[] {
+  if (!Array.isArray(body)) {
+    throw badRequest(`json: cannot unmarshal ${goJsonKind(body)} into Go value of type jsonpatch.Patch`);
+  }
+  for (const op of body) {
+    if (!isJsonObject(op)) {
+      throw badRequest(`json: cannot unmarshal ${goJsonKind(op)} into Go value of type map[string]*json.RawMessage`);
+    }
+  }
+  return body as Record<string, Json>[];
+}
+
+function applyOperation(root: Json, op: Record<string, Json>): Json {
+  const kind = op["op"];
+  if (typeof kind !== "string") throw new OperationFailed("operation missing op field");
+  const path = pointerField(op, "path", kind);
+  switch (kind) {
+    case "add":
+      return add(root, path, requireValue(op, kind), kind);
+    case "remove":
+      return remove(root, path, kind).root;
+    case "replace": {
+      const value = requireValue(op, kind);
+      if (lookup(root, path) === undefined) {
+        throw new OperationFailed(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+      }
+      return add(remove(root, path, kind).root, path, value, kind);
+    }
+    case "move": {
+      const from = pointerField(op, "from", kind);
+      if (from === path) return root;
+      if (path.startsWith(`${from}/`)) {
+        throw new OperationFailed(`move operation does not apply: cannot move ${from} into its own child ${path}`);
+      }
+      const taken = remove(root, from, kind);
+      return add(taken.root, path, taken.value, kind);
+    }
+    case "copy": {
+      const from = pointerField(op, "from", kind);
+      const value = lookup(root, from);
+      if (value === undefined) {
+        throw new OperationFailed(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
+      }
+      return add(root, path, structuredClone(value), kind);
+    }
+    case "test": {
+      const expected = requireValue(op, kind);
+      const actual = lookup(root, path);
+      if (actual === undefined && expected !== null) {
+        throw new OperationFailed(`test operation does not apply: is missing path: ${path}: missing value`);
+      }
+      if (!jsonEqualCountingUndefined(actual ?? null, expected)) {
+        throw new OperationFailed(`testing value ${path} failed: test failed`);
+      }
+      return root;
+    }
+    default:
+      throw new OperationFailed(`Unexpected kind: ${kind}`);
+  }
+}
+
+function pointerField(op: Record<string, Json>, field: "path" | "from", kind: string): string {
+  const value = op[field];
+  if (typeof value !== "string") throw new OperationFailed(`${kind} operation missing ${field} field`);
+  if (value !== "" && !value.startsWith("/")) {
+    throw new OperationFailed(`${kind} operation does not apply: invalid JSON pointer ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function requireValue(op: Record<string, Json>, kind: string): Json {
+  if (!Object.hasOwn(op, "value")) throw new OperationFailed(`${kind} operation missing value field`);
+  return structuredClone(op["value"]);
+}
+
+/** Splits a JSON pointer into unescaped reference tokens. */
+function tokens(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/** The value at `pointer`, or undefined when it does not exist. */
+function lookup(root: Json, pointer: string): Json | undefined {
+  let node: Json = root;
+  for (const token of tokens(pointer)) {
+    if (Array.isArray(node)) {
+      const index = arrayIndex(token);
+      if (index === undefined || index >= node.length) return undefined;
+      node = node[index];
+    } else if (isJsonObject(node) && Object.hasOwn(node, token)) {
+      node = node[token];
+    } else {
+      return undefined;
+    }
+  }
+  return node;
+}
+
+/** The container holding the last token of `pointer`, and that token. */
+function parentOf(root: Json, pointer: string): { parent: Container; key: string } | undefined {
+  const all = tokens(pointer);
+  const key = all.pop();
+  if (key === undefined) return undefined;
+  const parent = lookup(root, all.length === 0 ? "" : `/${all.map(escapeToken).join("/")}`);
+  if (!Array.isArray(parent) && !isJsonObject(parent)) return undefined;
+  return { parent, key };
+}
+
+function escapeToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+function add(root: Json, path: string, value: Json, kind: string): Json {
+  if (path === "") return value;
+  const target = parentOf(root, path);
+  if (target === undefined) {
+    throw new OperationFailed(`${kind} operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`);
+  }
+  const { parent, key } = target;
+  if (Array.isArray(parent)) {
+    const index = key === "-" ? parent.length : arrayIndex(key);
+    if (index === undefined || index > parent.length) {
+      throw new OperationFailed(`${kind} operation does not apply: index out of bounds: ${path}`);
+    }
+    parent.splice(index, 0, value);
+  } else {
+    parent[key] = value;
+  }
+  return root;
+}
+
+function remove(root: Json, path: string, kind: string): { root: Json; value: Json } {
+  const target = parentOf(root, path);
+  const missing = (): OperationFailed =>
+    new OperationFailed(`${kind} operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`);
+  if (target === undefined) {
+    if (path === "") return { root: null, value: root };
+    throw missing();
+  }
+  const { parent, key } = target;
+  if (Array.isArray(parent)) {
+    const index = arrayIndex(key);
+    if (index === undefined || index >= parent.length) throw missing();
+    const [value] = parent.splice(index, 1);
+    return { root, value };
+  }
+  if (!Object.hasOwn(parent, key)) throw missing();
+  const value = parent[key];
+  delete parent[key];
+  return { root, value };
+}
+
+/** A non-negative decimal array index without leading zeros, or undefined. */
+function arrayIndex(token: string): number | undefined {
+  return /^(0|[1-9][0-9]*)$/.test(token) ? Number(token) : undefined;
+}

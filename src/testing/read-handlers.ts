@@ -1,0 +1,108 @@
+/**
+ * GET requests: get by name, list (selectors, limit/continue, Tables) and watch.
+ */
+import type { ApiContext, ResourceRequest } from "./api-context.ts";
+import type { StoredObject } from "./object-store.ts";
+import type { ResourceType } from "./resource-type.ts";
+import { apiVersionOf } from "./resource-type.ts";
+import { badRequest, StatusError } from "./status.ts";
+import { sendJson } from "./http-io.ts";
+import { renderView, toView } from "./object-view.ts";
+import { parseLabelSelector } from "./selectors/label-selector.ts";
+import { fieldSelectorFor } from "./selectors/field-selector.ts";
+import { toTable, wantsTable } from "./views/table.ts";
+import { serveWatch } from "./watch-handler.ts";
+
+/** `GET .../{name}` */
+export function handleGet(ctx: ApiContext, r: ResourceRequest): void {
+  const stored = ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
+  if (!stored) throw ctx.writer.notFound(r.type, r.path.name!);
+  if (wantsTable(r.req.headers.accept)) {
+    const table = toTable(r.type, [toView(r.type, stored.object())], String(ctx.store.resourceVersion), new Date(), "Metadata");
+    sendJson(r.res, 200, JSON.stringify(table));
+    return;
+  }
+  sendJson(r.res, 200, renderView(r.type, stored));
+}
+
+/** Builds the selector predicate of a list or watch request. */
+export function selectorOf(type: ResourceType, query: URLSearchParams): (o: StoredObject) => boolean {
+  const labelText = query.get("labelSelector") ?? "";
+  const fieldText = query.get("fieldSelector") ?? "";
+  const labels = labelText ? parseLabelSelector(labelText) : undefined;
+  const fields = fieldText ? fieldSelectorFor(type, fieldText) : undefined;
+  if (!labels && !fields) return () => true;
+  return (o) => (!labels || labels.matches(o.labels)) && (!fields || fields(o.object() as Record<string, unknown>));
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+/** `GET .../{plural}` without watch. */
+export function handleList(ctx: ApiContext, r: ResourceRequest): void {
+  const q = r.query;
+  const match = selectorOf(r.type, q);
+  const limit = Number(q.get("limit") || 0);
+  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${q.get("limit")}`);
+  const token = decodeContinue(q.get("continue"));
+  if (token && !ctx.store.isResumable(token.rv)) {
+    throw new StatusError(410, "Expired",
+      "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue value from the response to get the next set of results from a newer resource version.");
+  }
+  const listRv = token ? token.rv : ctx.store.resourceVersion;
+  let all = ctx.store.list(r.type.storageKey, r.path.namespace);
+  if (token) all = all.filter((o) => keyOf(o) > token.start);
+  const items: StoredObject[] = [];
+  let remaining = 0;
+  let next: string | undefined;
+  for (const o of all) {
+    if (!match(o)) continue;
+    if (limit > 0 && items.length >= limit) {
+      remaining++;
+      continue;
+    }
+    items.push(o);
+  }
+  if (remaining > 0) next = encodeContinue({ rv: listRv, start: keyOf(items[items.length - 1]!) });
+  if (wantsTable(r.req.headers.accept)) {
+    const table = toTable(r.type, items.map((o) => toView(r.type, o.object())), String(listRv), new Date(), "Metadata");
+    if (next) (table.metadata as Record<string, unknown>).continue = next;
+    sendJson(r.res, 200, JSON.stringify(table));
+    return;
+  }
+  const metadata: Record<string, unknown> = { resourceVersion: String(listRv) };
+  if (next) {
+    metadata.continue = next;
+    metadata.remainingItemCount = remaining;
+  }
+  const head = JSON.stringify({ kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata });
+  const body = `${head.slice(0, -1)},"items":[${items.map((o) => renderView(r.type, o)).join(",")}]}`;
+  sendJson(r.res, 200, body);
+}
+
+/** `GET ...?watch=true` */
+export function handleWatch(ctx: ApiContext, r: ResourceRequest): void {
+  serveWatch(ctx, r, selectorOf(r.type, r.query));
+}
+
+function keyOf(o: StoredObject): string {
+  return `${o.namespace}/${o.name}`;
+}
+
+function encodeContinue(t: ContinueToken): string {
+  return Buffer.from(JSON.stringify(t)).toString("base64url");
+}
+
+function decodeContinue(text: string | null): ContinueToken | undefined {
+  if (!text) return undefined;
+  try {
+    const t = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
+    if (typeof t.rv === "number" && typeof t.start === "string") return t;
+  } catch {
+    // fall through
+  }
+  throw badRequest(`continue key is not valid: ${text}`);
+}
+

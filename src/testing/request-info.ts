@@ -1,0 +1,42 @@
+/**
+ * Splits an API path into group, version, namespace, resource, name and subresource, the way
+ * kube-apiserver's request-info resolver does (including `namespaces/{name}/status`).
+ */
+
+/** A parsed resource request path. */
+export interface ResourcePath {
+  group: string;
+  version: string;
+  namespace: string | undefined;
+  plural: string;
+  name: string | undefined;
+  subresource: string | undefined;
+}
+
+const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
+
+/** Parses `/api/v1/...` or `/apis/{g}/{v}/...`; undefined for non-resource paths. */
+export function parseResourcePath(pathname: string): ResourcePath | undefined {
+  const parts = pathname.split("/").filter((p) => p !== "").map(decodeURIComponent);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (parts[0] === "api" && parts.length >= 3) {
+    group = "";
+    version = parts[1]!;
+    rest = parts.slice(2);
+  } else if (parts[0] === "apis" && parts.length >= 4) {
+    group = parts[1]!;
+    version = parts[2]!;
+    rest = parts.slice(3);
+  } else {
+    return undefined;
+  }
+  let namespace: string | undefined;
+  if (rest[0] === "namespaces" && rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  if (rest.length > 3) return undefined;
+  return { group, version, namespace, plural: rest[0]!, name: rest[1], subresource: rest[2] };
+}

@@ -1,0 +1,110 @@
+/**
+ * Serves one watch: initial ADDED events or a replay from the history, then live changes as
+ * newline-delimited JSON, with bookmarks, timeouts and 410 Expired for resumes too old.
+ */
+import type { ApiContext, ResourceRequest } from "./api-context.ts";
+import type { Change, StoredObject } from "./object-store.ts";
+import type { Watcher } from "./watch-hub.ts";
+import { eventFor } from "./watch-hub.ts";
+import { apiVersionOf } from "./resource-type.ts";
+import { StatusError } from "./status.ts";
+import { renderView, toView } from "./object-view.ts";
+import { toTable, wantsTable } from "./views/table.ts";
+
+/** Starts streaming a watch on `r.res`. Synchronous up to registration, so nothing is missed. */
+export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: StoredObject) => boolean): void {
+  const q = r.query;
+  const { res, type } = r;
+  const rvParam = q.get("resourceVersion") ?? "";
+  const sendInitial = q.get("sendInitialEvents");
+  const rvMatch = q.get("resourceVersionMatch");
+  if (sendInitial !== null && sendInitial !== "") {
+    if (rvMatch !== "NotOlderThan") {
+      throw new StatusError(422, "Invalid",
+        `ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled`);
+    }
+  } else if (rvMatch) {
+    throw new StatusError(422, "Invalid",
+      `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch`);
+  }
+  const since = rvParam === "" || rvParam === "0" ? undefined : Number(rvParam);
+  if (since !== undefined && !Number.isFinite(since)) {
+    throw new StatusError(400, "BadRequest", `invalid resource version: ${rvParam}`);
+  }
+  const table = wantsTable(r.req.headers.accept);
+  const namespace = r.path.namespace;
+  res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });
+  res.flushHeaders();
+
+  const writeLine = (line: string) => {
+    if (!res.writableEnded && !res.destroyed) res.write(line);
+  };
+  const render = (o: StoredObject): string =>
+    table ? JSON.stringify(toTable(type, [toView(type, o.object())], String(o.rv), new Date(), "Object")) : renderView(type, o);
+
+  // Too old: one ERROR event, then a clean close.
+  let replay: Change[] = [];
+  if (since !== undefined) {
+    try {
+      replay = ctx.store.changesSince(type.storageKey, since);
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+      writeLine(`{"type":"ERROR","object":${JSON.stringify(err.toStatus())}}\n`);
+      res.end();
+      return;
+    }
+  }
+
+  const timers = new Set<NodeJS.Timeout>();
+  const watcher: Watcher = {
+    storageKey: type.storageKey,
+    namespace,
+    matches,
+    viewKey: `${apiVersionOf(type)}|${table}`,
+    render,
+    send(evType, json) {
+      writeLine(`{"type":"${evType}","object":${json}}\n`);
+    },
+    close(abrupt) {
+      cleanup();
+      if (abrupt) res.destroy();
+      else res.end();
+    },
+  };
+  const cleanup = () => {
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    ctx.hub.remove(watcher);
+  };
+
+  const bookmark = (annotations?: Record<string, string>) => {
+    const meta: Record<string, unknown> = { resourceVersion: String(ctx.store.resourceVersion) };
+    if (annotations) meta.annotations = annotations;
+    writeLine(`{"type":"BOOKMARK","object":${JSON.stringify({ kind: type.kind, apiVersion: apiVersionOf(type), metadata: meta })}}\n`);
+  };
+
+  // Initial state or replay, then registration — all in one tick.
+  if (since === undefined) {
+    for (const o of ctx.store.list(type.storageKey, namespace || undefined)) {
+      if (matches(o)) watcher.send("ADDED", render(o));
+    }
+    if (sendInitial === "true") bookmark({ "k8s.io/initial-events-end": "true" });
+  } else {
+    for (const c of replay) {
+      const ev = eventFor(watcher, c);
+      if (ev) watcher.send(ev.type, render(ev.object));
+    }
+  }
+  ctx.hub.add(watcher);
+
+  const timeoutSeconds = Number(q.get("timeoutSeconds") || 0);
+  if (timeoutSeconds > 0) {
+    timers.add(setTimeout(() => watcher.close(false), timeoutSeconds * 1000));
+  }
+  if (q.get("allowWatchBookmarks") === "true") {
+    const interval = setInterval(() => bookmark(), ctx.bookmarkIntervalMs);
+    interval.unref();
+    timers.add(interval);
+  }
+  res.on("close", cleanup);
+}

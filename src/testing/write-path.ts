@@ -1,0 +1,298 @@
+/**
+ * The write path shared by HTTP handlers, the garbage collector and the simulator: create,
+ * update (PUT, PATCH and apply land here), and delete with finalizers and propagation.
+ */
+import { randomUUID } from "node:crypto";
+import type { KubeObject, ManagedFieldsEntry, ResourceType } from "./resource-type.ts";
+import { apiVersionOf } from "./resource-type.ts";
+import type { ObjectStore, StoredObject } from "./object-store.ts";
+import type { RuleContext } from "./kind-rules.ts";
+import { createDefaults, validateObject } from "./kind-rules.ts";
+import { alreadyExists, badRequest, conflict, invalid, invalidValue, notFound, StatusError } from "./status.ts";
+import { forbidden as forbiddenCause } from "./status.ts";
+import { generateName, validateName } from "./names.ts";
+import { ignoredFieldsFor, recordUpdate } from "./apply/server-side-apply.ts";
+import { wholeSeconds } from "./views/events.ts";
+
+/** Options of one write. */
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** Field manager for managedFields ("" = none recorded). */
+  manager?: string;
+  subresource?: string;
+  fieldValidation?: "Ignore" | "Warn" | "Strict";
+  /** Set by apply: the managedFields already computed by server-side apply. */
+  managedFields?: ManagedFieldsEntry[];
+  /** PUT semantics: a missing resourceVersion is an error for some kinds. */
+  requireResourceVersion?: boolean;
+}
+
+/** The result of a write. */
+export interface WriteResult {
+  /** The object as persisted (or as it would be, for dryRun). */
+  object: KubeObject;
+  /** True when nothing changed (no new resourceVersion, no event). */
+  unchanged: boolean;
+  /** True when the write removed the object (last finalizer gone). */
+  removed: boolean;
+  warnings: string[];
+}
+
+/** Delete options. */
+export interface DeleteOptions {
+  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+/** Checks a namespace exists and accepts new content. */
+export type NamespaceGuard = (namespace: string) => void;
+
+/** The shared write operations. */
+export class Writer {
+  readonly store: ObjectStore;
+  readonly #namespaceGuard: NamespaceGuard;
+  #nextIP = 1;
+
+  constructor(store: ObjectStore, namespaceGuard: NamespaceGuard) {
+    this.store = store;
+    this.#namespaceGuard = namespaceGuard;
+  }
+
+  /** Creates an object in `type`'s storage. `body` is in `type`'s view (already converted). */
+  create(type: ResourceType, namespace: string | undefined, body: KubeObject, opts: WriteOptions = {}): WriteResult {
+    const ctx = this.#ruleContext(opts);
+    const obj = structuredClone(body);
+    const meta = (obj.metadata ??= {});
+    if (type.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+      }
+      meta.namespace = namespace ?? meta.namespace;
+      if (!meta.namespace) throw badRequest("an empty namespace may not be set during creation");
+      this.#namespaceGuard(meta.namespace);
+    } else {
+      delete meta.namespace;
+    }
+    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    if (!meta.name) throw invalid(type.kind, type.group, "", [{ reason: "FieldValueRequired", field: "metadata.name", message: "Required value: name or generateName is required" }]);
+    const nameCauses = validateName(type.kind, meta.name);
+    if (nameCauses.length) throw invalid(type.kind, type.group, meta.name, nameCauses);
+    if (meta.resourceVersion) {
+      throw invalid(type.kind, type.group, meta.name, [invalidValue("metadata.resourceVersion", meta.resourceVersion, "resourceVersion should not be set on objects to be created")]);
+    }
+    if (this.store.get(type.storageKey, meta.namespace ?? "", meta.name)) throw alreadyExists(type.plural, type.group, meta.name);
+    meta.uid = randomUUID();
+    meta.creationTimestamp = wholeSeconds(ctx.now);
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (meta.finalizers?.length === 0) delete meta.finalizers;
+    if (type.hasGeneration) meta.generation = 1;
+    else delete meta.generation;
+    if (type.status) delete obj.status;
+    obj.apiVersion = apiVersionOf(type);
+    obj.kind = type.kind;
+    createDefaults(type, obj, ctx);
+    const validated = validateObject(type, obj, undefined, ctx);
+    this.#setManagedFields(type, undefined, validated, opts, ctx.now);
+    if (opts.dryRun) return { object: validated, unchanged: false, removed: false, warnings: ctx.warnings };
+    this.store.put(type.storageKey, validated);
+    return { object: validated, unchanged: false, removed: false, warnings: ctx.warnings };
+  }
+
+  /**
+   * Replaces `existing` with `updated` (full desired object in `type`'s view), applying the
+   * subresource, metadata, generation, finalizer and no-op rules.
+   */
+  update(type: ResourceType, existing: StoredObject, updated: KubeObject, opts: WriteOptions = {}): WriteResult {
+    const ctx = this.#ruleContext(opts);
+    const old = existing.object();
+    const name = existing.name;
+    const meta = (updated.metadata ??= {});
+    if (meta.name !== undefined && meta.name !== name) {
+      throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    }
+    if (type.namespaced && meta.namespace !== undefined && meta.namespace !== existing.namespace) {
+      throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+    if (meta.resourceVersion) {
+      if (meta.resourceVersion !== String(existing.rv)) throw conflict(type.plural, type.group, name);
+    } else if (opts.requireResourceVersion && type.requireResourceVersion) {
+      throw invalid(type.kind, type.group, name, [
+        { reason: "FieldValueInvalid", field: "metadata.resourceVersion", message: "Invalid value: 0x0: must be specified for an update" },
+      ]);
+    }
+    let next: KubeObject;
+    if (opts.subresource === "status") {
+      next = existing.object();
+      if (updated.status === undefined) delete next.status;
+      else next.status = updated.status;
+    } else {
+      next = updated;
+      if (type.status) {
+        if (old.status === undefined) delete next.status;
+        else next.status = old.status;
+      }
+    }
+    const nm = (next.metadata ??= {});
+    const om = old.metadata!;
+    nm.name = om.name;
+    if (type.namespaced) nm.namespace = om.namespace;
+    else delete nm.namespace;
+    nm.uid = om.uid;
+    nm.creationTimestamp = om.creationTimestamp;
+    if (om.deletionTimestamp) {
+      nm.deletionTimestamp = om.deletionTimestamp;
+      nm.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+      const added = (nm.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
+      if (added.length) {
+        throw invalid(type.kind, type.group, name, [
+          forbiddenCause("metadata.finalizers", `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`),
+        ]);
+      }
+    } else {
+      delete nm.deletionTimestamp;
+      delete nm.deletionGracePeriodSeconds;
+    }
+    if (nm.finalizers?.length === 0) delete nm.finalizers;
+    if (nm.ownerReferences?.length === 0) delete nm.ownerReferences;
+    if (nm.labels && Object.keys(nm.labels).length === 0) delete nm.labels;
+    if (nm.annotations && Object.keys(nm.annotations).length === 0) delete nm.annotations;
+    nm.generation = om.generation;
+    if (nm.generation === undefined) delete nm.generation;
+    next.apiVersion = apiVersionOf(type);
+    next.kind = type.kind;
+    if (type.kind === "Namespace" && opts.subresource !== "finalize") next.spec = old.spec;
+    const validated = opts.subresource === "status" ? next : validateObject(type, next, old, ctx);
+    if (type.hasGeneration && specChanged(old, validated)) validated.metadata!.generation = (om.generation ?? 0) + 1;
+    this.#setManagedFields(type, old, validated, opts, ctx.now);
+    delete validated.metadata!.resourceVersion;
+    const oldComparable = { ...old, metadata: { ...old.metadata, resourceVersion: undefined } };
+    if (sameContent(oldComparable, validated)) {
+      return { object: old, unchanged: true, removed: false, warnings: ctx.warnings };
+    }
+    const removing = validated.metadata!.deletionTimestamp !== undefined && !validated.metadata!.finalizers?.length;
+    if (opts.dryRun) return { object: validated, unchanged: false, removed: removing, warnings: ctx.warnings };
+    const stored = this.store.put(type.storageKey, validated);
+    if (removing) this.store.remove(stored);
+    return { object: validated, unchanged: false, removed: removing, warnings: ctx.warnings };
+  }
+
+  /**
+   * Deletes an object: at once when it has no finalizers, else marks it with a
+   * deletionTimestamp. Foreground and Orphan add their finalizers for the collector.
+   */
+  delete(type: ResourceType, existing: StoredObject, opts: DeleteOptions = {}): { object: KubeObject; removed: boolean } {
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== existing.uid) {
+      throw conflict(type.plural, type.group, existing.name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== String(existing.rv)) {
+      throw conflict(type.plural, type.group, existing.name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${existing.rv}`);
+    }
+    const obj = existing.object();
+    const meta = obj.metadata!;
+    const finalizers = [...(meta.finalizers ?? [])];
+    const policy = opts.propagationPolicy;
+    if (policy === "Foreground" && !finalizers.includes("foregroundDeletion")) finalizers.push("foregroundDeletion");
+    if (policy === "Orphan" && !finalizers.includes("orphan")) finalizers.push("orphan");
+    if (type.kind === "Namespace") {
+      if (meta.deletionTimestamp) return { object: obj, removed: false };
+      meta.deletionTimestamp = wholeSeconds(new Date());
+      meta.deletionGracePeriodSeconds = 0;
+      obj.status = { ...(obj.status as object), phase: "Terminating" };
+      if (!opts.dryRun) this.store.put(type.storageKey, obj);
+      return { object: obj, removed: false };
+    }
+    if (finalizers.length === 0) {
+      if (opts.dryRun) return { object: obj, removed: true };
+      const last = this.store.remove(existing);
+      return { object: last.object(), removed: true };
+    }
+    if (meta.deletionTimestamp && finalizers.length === (meta.finalizers ?? []).length) {
+      return { object: obj, removed: false };
+    }
+    if (!meta.deletionTimestamp) {
+      meta.deletionTimestamp = wholeSeconds(new Date());
+      meta.deletionGracePeriodSeconds = 0;
+      if (meta.generation !== undefined) meta.generation += 1;
+    }
+    meta.finalizers = finalizers;
+    delete meta.resourceVersion;
+    if (!opts.dryRun) this.store.put(type.storageKey, obj);
+    return { object: obj, removed: false };
+  }
+
+  /** A StatusError for a missing object of `type`. */
+  notFound(type: ResourceType, name: string): StatusError {
+    return notFound(type.plural, type.group, name);
+  }
+
+  #ruleContext(opts: WriteOptions): RuleContext {
+    return {
+      now: new Date(),
+      fieldValidation: opts.fieldValidation ?? "Warn",
+      warnings: [],
+      allocateClusterIP: () => {
+        const n = this.#nextIP++;
+        return `10.96.${(n >> 8) & 255}.${n & 255}`;
+      },
+    };
+  }
+
+  #setManagedFields(type: ResourceType, old: KubeObject | undefined, next: KubeObject, opts: WriteOptions, now: Date): void {
+    const meta = next.metadata!;
+    if (opts.managedFields) {
+      meta.managedFields = opts.managedFields;
+    } else if (opts.manager) {
+      meta.managedFields = recordUpdate({
+        old,
+        updated: next,
+        manager: opts.manager,
+        apiVersion: apiVersionOf(type),
+        listType: type.listType,
+        now: wholeSeconds(now),
+        ...(opts.subresource ? { subresource: opts.subresource } : {}),
+        ignoredFields: ignoredFieldsFor({ statusSubresource: type.status, ...(opts.subresource ? { subresource: opts.subresource } : {}) }),
+      });
+    } else if (old) {
+      meta.managedFields = old.metadata?.managedFields;
+    }
+    if (!meta.managedFields?.length) delete meta.managedFields;
+  }
+}
+
+/** Whether anything outside metadata and status differs (generation rule). */
+function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+    return rest;
+  };
+  return !sameContent(strip(a), strip(b));
+}
+
+/** Structural equality, ignoring key order and managedFields timestamps. */
+export function sameContent(a: unknown, b: unknown): boolean {
+  return canonical(withoutFieldTimes(a)) === canonical(withoutFieldTimes(b));
+}
+
+function withoutFieldTimes(v: unknown): unknown {
+  const o = v as KubeObject;
+  const mf = o?.metadata?.managedFields;
+  if (!mf) return v;
+  return { ...o, metadata: { ...o.metadata, managedFields: mf.map(({ time: _t, ...rest }) => rest) } };
+}
+
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, val) => {
+    if (val === undefined) return undefined;
+    if (val && typeof val === "object" && !Array.isArray(val)) {
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(val).sort()) if ((val as Record<string, unknown>)[key] !== undefined) sorted[key] = (val as Record<string, unknown>)[key];
+      return sorted;
+    }
+    return val;
+  });
+}

@@ -1,0 +1,50 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { waitFor } from "../support/wait.ts";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exit };
+}
+
+describe("command-line entry points", () => {
+  it("npm run cluster: prints port and kubeconfig, serves client-node, stops cleanly on SIGINT", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cluster-script-"));
+    const kc = join(dir, "kubeconfig");
+    const p = run(["scripts/cluster.ts", "--kubeconfig", kc]);
+    try {
+      await waitFor(() => p.output().includes("kubeconfig:"), "startup banner", 15_000);
+      assert.match(p.output(), /listening on http:\/\/127\.0\.0\.1:\d+ \(port \d+\)/);
+      const config = new KubeConfig();
+      config.loadFromFile(kc);
+      const namespaces = await config.makeApiClient(CoreV1Api).listNamespace();
+      assert.ok(namespaces.items.some((n) => n.metadata?.name === "kube-system"));
+      p.child.kill("SIGINT");
+      assert.equal(await p.exit, 0);
+    } finally {
+      p.child.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("npm run demo -- --once: applies objects, waits for readiness and prints them", async () => {
+    const p = run(["examples/demo.ts", "--once"]);
+    const code = await p.exit;
+    assert.equal(code, 0, p.output());
+    assert.match(p.output(), /Deployment demo\/greeter: 2\/2 ready/);
+    assert.match(p.output(), /pod greeter-[a-z0-9]+-[a-z0-9]{5}: Running/);
+    assert.match(p.output(), /kubectl --kubeconfig \S+ -n demo get/);
+  });
+});
