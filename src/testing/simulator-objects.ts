@@ -3,6 +3,7 @@
  * `Writer` as the `localcluster-simulator` manager, and the small facts they read from
  * objects (controller owner, Pod readiness, template hashes).
  */
+import { sortedKeysJson } from "./json-value.ts";
 import { createHash } from "node:crypto";
 import type { ApiContext } from "./api-context.ts";
 import type { StoredObject } from "./object-store.ts";
@@ -64,9 +65,9 @@ export class SimulatorWrites {
     const latest = this.latest(type, stored);
     if (!latest) return undefined;
     const obj = latest.object();
-    const before = canonicalJson(obj);
+    const before = sortedKeysJson(obj);
     mutate(obj);
-    if (canonicalJson(obj) === before) return latest;
+    if (sortedKeysJson(obj) === before) return latest;
     obj.metadata = { ...obj.metadata, resourceVersion: String(latest.rv) };
     this.#ctx.writer.update(type, latest, obj, { manager: SIMULATOR_MANAGER });
     return this.latest(type, latest);
@@ -77,7 +78,7 @@ export class SimulatorWrites {
     const latest = this.latest(type, stored);
     if (!latest) return;
     const obj = latest.object();
-    if (canonicalJson(obj.status) === canonicalJson(status)) return;
+    if (sortedKeysJson(obj.status) === sortedKeysJson(status)) return;
     obj.status = status;
     obj.metadata = { ...obj.metadata, resourceVersion: String(latest.rv) };
     this.#ctx.writer.update(type, latest, obj, { manager: SIMULATOR_MANAGER, subresource: "status" });
@@ -130,20 +131,10 @@ const HASH_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
  * `pod-template-hash` (keys sorted first, so field order does not matter).
  */
 export function templateHash(template: unknown): string {
-  const digest = createHash("sha256").update(canonicalJson(template)).digest();
+  const digest = createHash("sha256").update(sortedKeysJson(template)).digest();
   let out = "";
   for (let i = 0; i < 10; i++) out += HASH_ALPHABET[digest[i]! % HASH_ALPHABET.length];
   return out;
-}
-
-/** JSON with object keys sorted and undefined values dropped. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value ?? null, (_k, v: unknown) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
-  });
 }
 
 /** The current time as the API server writes timestamps (whole seconds, UTC). */

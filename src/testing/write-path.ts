@@ -13,6 +13,7 @@ import { forbidden as forbiddenCause } from "./status.ts";
 import { generateName, validateName } from "./names.ts";
 import { ignoredFieldsFor, recordUpdate } from "./apply/server-side-apply.ts";
 import { wholeSeconds } from "./views/events.ts";
+import { sortedKeysJson } from "./json-value.ts";
 
 /** Options of one write. */
 export interface WriteOptions {
@@ -275,7 +276,7 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 
 /** Structural equality, ignoring key order and managedFields timestamps. */
 export function sameContent(a: unknown, b: unknown): boolean {
-  return canonical(withoutFieldTimes(a)) === canonical(withoutFieldTimes(b));
+  return sortedKeysJson(withoutFieldTimes(a)) === sortedKeysJson(withoutFieldTimes(b));
 }
 
 function withoutFieldTimes(v: unknown): unknown {
@@ -283,16 +284,4 @@ function withoutFieldTimes(v: unknown): unknown {
   const mf = o?.metadata?.managedFields;
   if (!mf) return v;
   return { ...o, metadata: { ...o.metadata, managedFields: mf.map(({ time: _t, ...rest }) => rest) } };
-}
-
-function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, val) => {
-    if (val === undefined) return undefined;
-    if (val && typeof val === "object" && !Array.isArray(val)) {
-      const sorted: Record<string, unknown> = {};
-      for (const key of Object.keys(val).sort()) if ((val as Record<string, unknown>)[key] !== undefined) sorted[key] = (val as Record<string, unknown>)[key];
-      return sorted;
-    }
-    return val;
-  });
 }

@@ -483,4 +483,35 @@ spec:
     const d = peek("apps", "deployments", "web");
     assert.deepEqual(d?.spec?.template?.spec?.containers?.map((c: { name: string }) => c.name).sort(), ["sidecar", "web"]);
   });
+
+  // Server bugs found with kubectl, kept as `todo` until fixed in files outside test/ (see each note).
+  it("get --sort-by sorts on a field of the full object", {
+    todo: "read-handlers.ts ignores the Table includeObject=Object query that --sort-by sends",
+  }, async () => {
+    await ensureWidgetCrd();
+    await applyText("sort.yaml", [widget("sort-b", 8), widget("sort-a", 6), widget("sort-c", 10)].join("---\n"));
+    const rows = rowsOf(await kubectl(["get", "widgets", "--sort-by=.spec.size"]));
+    assert.deepEqual(rows.map((r) => r[0]).filter((n) => n!.startsWith("sort-")), ["sort-a", "sort-b", "sort-c"]);
+  });
+
+  it("replace with an unchanged manifest keeps server defaults and does not bump generation; describe shows port protocols", {
+    todo: "kind-rules.ts applies built-in defaults on create only (not on update/patch) and never defaults container port protocols",
+  }, async () => {
+    const manifest = DEPLOYMENT.replaceAll("web", "defaults");
+    await applyText("defaults.yaml", manifest);
+    assert.equal(peek("apps", "deployments", "defaults")?.metadata?.generation, 1);
+    await kubectl(["replace", "-f", await writeTemp("defaults-replace.yaml", manifest)]);
+    const after = peek("apps", "deployments", "defaults");
+    assert.equal(after?.spec?.strategy?.type, "RollingUpdate");
+    assert.equal(after?.metadata?.generation, 1);
+    assert.match(await kubectl(["describe", "deployment", "defaults"]), /Port:\s+80\/TCP/);
+  });
+
+  it("apply of a Secret with stringData stores it base64-encoded in data", {
+    todo: "kind-rules.ts does not merge Secret stringData into data (nor default type Opaque)",
+  }, async () => {
+    await applyText("secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: sd, namespace: default}\nstringData: {password: s3cr3t}\n");
+    assert.equal(await kubectl(["get", "secret", "sd", "-o", "jsonpath={.data.password}"]), Buffer.from("s3cr3t").toString("base64"));
+    assert.deepEqual(rowsOf(await kubectl(["get", "secret", "sd"]))[1]!.slice(0, 3), ["sd", "Opaque", "1"]);
+  });
 });
