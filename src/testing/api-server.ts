@@ -11,7 +11,7 @@ import { StatusError, methodNotAllowed } from "./status.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleGet, handleList, handleWatch } from "./read-handlers.ts";
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from "./write-handlers.ts";
-import { openApiGroupVersion, openApiRoot } from "./views/openapi.ts";
+import { OPENAPI_V2_PROTOBUF, openApiGroupVersion, openApiRoot, openApiV2, openApiV2Protobuf } from "./views/openapi.ts";
 import { isValidPathName } from "./names.ts";
 import { getScale } from "./scale.ts";
 
@@ -129,6 +129,15 @@ export class ApiServer {
       res.writeHead(200, { "Content-Type": "text/plain" });
       res.end("ok");
       return;
+    } else if (p === "/openapi/v2" || p === "/swagger-2.0.0.pb-v1") {
+      // kubectl <= 1.28 reads /openapi/v2 as protobuf before apply/create/replace -f.
+      if (p === "/swagger-2.0.0.pb-v1" || (req.headers.accept ?? "").includes("protobuf")) {
+        const buf = openApiV2Protobuf([...reg.all()]);
+        res.writeHead(200, { "Content-Type": OPENAPI_V2_PROTOBUF, "Content-Length": buf.length, "Cache-Control": "no-cache, private" });
+        res.end(buf);
+        return;
+      }
+      body = JSON.stringify(openApiV2([...reg.all()]));
     } else if (p === "/openapi/v3") body = JSON.stringify(openApiRoot([...reg.all()]));
     else if (p.startsWith("/openapi/v3/")) {
       const doc = openApiGroupVersion([...reg.all()], p.slice("/openapi/v3/".length));

@@ -31,8 +31,6 @@ export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleCon
       break;
     case "Pod":
       obj.status = { phase: "Pending", qosClass: "BestEffort" };
-      spec.restartPolicy ??= "Always";
-      spec.schedulerName ??= "default-scheduler";
       spec.serviceAccountName ??= "default";
       break;
     case "Service":
@@ -41,6 +39,43 @@ export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleCon
         spec.clusterIP = ctx.allocateClusterIP();
         spec.clusterIPs = [spec.clusterIP];
       }
+      break;
+    case "PersistentVolumeClaim":
+      obj.status = { phase: "Pending" };
+      break;
+    case "CustomResourceDefinition":
+      Object.assign(obj, crdDefaults(obj, ctx.now));
+      break;
+  }
+  if (Object.keys(spec).length === 0) delete obj.spec;
+  fieldDefaults(type, obj);
+}
+
+/**
+ * Field defaults of built-in kinds that kube-apiserver applies whenever it decodes a body —
+ * on create, update and the result of a patch (server-side apply included) — so a PUT or an
+ * apply that leaves a defaulted field out keeps it.
+ */
+export function fieldDefaults(type: ResourceType, obj: KubeObject): void {
+  if (!type.builtin) return;
+  const spec = obj.spec as Record<string, any> | undefined;
+  switch (type.kind) {
+    case "Secret": {
+      obj.type ??= "Opaque";
+      const stringData = obj.stringData as Record<string, unknown> | undefined;
+      if (stringData !== undefined) {
+        const data = (obj.data ??= {}) as Record<string, string>;
+        for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(String(v), "utf8").toString("base64");
+        delete obj.stringData;
+      }
+      break;
+    }
+    case "Pod":
+      if (spec) podSpecDefaults(spec);
+      break;
+    case "Service":
+      if (!spec) break;
+      spec.type ??= "ClusterIP";
       spec.sessionAffinity ??= "None";
       for (const p of (spec.ports as Record<string, unknown>[] | undefined) ?? []) {
         p.protocol ??= "TCP";
@@ -50,22 +85,47 @@ export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleCon
     case "Deployment":
     case "StatefulSet":
     case "ReplicaSet":
+      if (!spec) break;
       spec.replicas ??= 1;
       if (type.kind === "Deployment") spec.strategy ??= { type: "RollingUpdate", rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" } };
       if (type.kind === "StatefulSet") {
         spec.podManagementPolicy ??= "OrderedReady";
         spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { partition: 0 } };
       }
+      if (spec.template?.spec) podSpecDefaults(spec.template.spec);
       break;
-    case "PersistentVolumeClaim":
-      obj.status = { phase: "Pending" };
-      break;
-    case "CustomResourceDefinition":
-      Object.assign(obj, crdDefaults(obj, ctx.now));
-      break;
-    default:
-      if (Object.keys(spec).length === 0) delete obj.spec;
   }
+}
+
+/**
+ * Defaults of list-map key fields (`protocol` of container and Service ports), for a server-side
+ * apply configuration: structured-merge-diff names list items by their keys with these
+ * defaults filled in, so an applied port without `protocol` is the live `TCP` port.
+ */
+export function keyFieldDefaults(type: ResourceType, obj: KubeObject): void {
+  if (!type.builtin) return;
+  const spec = obj.spec as Record<string, any> | undefined;
+  if (!spec) return;
+  if (type.kind === "Service") {
+    for (const p of (spec.ports ?? []) as Record<string, unknown>[]) if (p && typeof p === "object") p.protocol ??= "TCP";
+  } else if (type.kind === "Pod") {
+    containerPortDefaults(spec);
+  } else if (spec.template?.spec) {
+    containerPortDefaults(spec.template.spec);
+  }
+}
+
+function containerPortDefaults(spec: Record<string, any>): void {
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])] as Record<string, any>[]) {
+    for (const p of (c?.ports ?? []) as Record<string, unknown>[]) if (p && typeof p === "object") p.protocol ??= "TCP";
+  }
+}
+
+/** PodSpec defaults (also in workload templates): restart policy, scheduler, container port protocols. */
+function podSpecDefaults(spec: Record<string, any>): void {
+  spec.restartPolicy ??= "Always";
+  spec.schedulerName ??= "default-scheduler";
+  containerPortDefaults(spec);
 }
 
 /** Validates a new or updated object; throws 422/400 as the API server would. */

@@ -11,6 +11,7 @@ import { renderView, toView } from "./object-view.ts";
 import { parseLabelSelector } from "./selectors/label-selector.ts";
 import { fieldSelectorFor } from "./selectors/field-selector.ts";
 import { toTable, wantsTable } from "./views/table.ts";
+import type { IncludeObject } from "./views/table.ts";
 import { serveWatch } from "./watch-handler.ts";
 
 /** `GET .../{name}` */
@@ -18,11 +19,17 @@ export function handleGet(ctx: ApiContext, r: ResourceRequest): void {
   const stored = ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
   if (!stored) throw ctx.writer.notFound(r.type, r.path.name!);
   if (wantsTable(r.req.headers.accept)) {
-    const table = toTable(r.type, [toView(r.type, stored.object())], String(ctx.store.resourceVersion), new Date(), "Metadata");
+    const table = toTable(r.type, [toView(r.type, stored.object())], String(ctx.store.resourceVersion), new Date(), includeObjectOf(r.query));
     sendJson(r.res, 200, JSON.stringify(table));
     return;
   }
   sendJson(r.res, 200, renderView(r.type, stored));
+}
+
+/** The Table `includeObject` query parameter (kubectl's --sort-by asks for whole objects). */
+export function includeObjectOf(query: URLSearchParams): IncludeObject {
+  const v = query.get("includeObject");
+  return v === "Object" || v === "None" ? v : "Metadata";
 }
 
 /** Builds the selector predicate of a list or watch request. */
@@ -67,7 +74,7 @@ export function handleList(ctx: ApiContext, r: ResourceRequest): void {
   }
   if (remaining > 0) next = encodeContinue({ rv: listRv, start: keyOf(items[items.length - 1]!) });
   if (wantsTable(r.req.headers.accept)) {
-    const table = toTable(r.type, items.map((o) => toView(r.type, o.object())), String(listRv), new Date(), "Metadata");
+    const table = toTable(r.type, items.map((o) => toView(r.type, o.object())), String(listRv), new Date(), includeObjectOf(q));
     if (next) (table.metadata as Record<string, unknown>).continue = next;
     sendJson(r.res, 200, JSON.stringify(table));
     return;

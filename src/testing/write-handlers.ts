@@ -9,6 +9,7 @@ import type { DeleteOptions, WriteOptions } from "./write-path.ts";
 import { StatusError, badRequest, unsupportedMediaType } from "./status.ts";
 import { mediaType, parseJsonBody, parseObjectBody, readBody, sendJson, warningHeaders } from "./http-io.ts";
 import { fromView, storageApiVersion, toView } from "./object-view.ts";
+import { keyFieldDefaults } from "./kind-rules.ts";
 import { applyJsonPatch } from "./patch/json-patch.ts";
 import { applyMergePatch } from "./patch/merge-patch.ts";
 import { applyStrategicMergePatch } from "./patch/strategic-merge.ts";
@@ -183,6 +184,7 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
   if (!existing && r.path.subresource) throw ctx.writer.notFound(r.type, r.path.name!);
   const live = existing ? toView(r.type, existing.object()) : undefined;
   const applied: KubeObject = { ...body, metadata: { ...body.metadata, name: r.path.name } };
+  keyFieldDefaults(r.type, applied);
   const { object } = serverSideApply({
     live,
     applied,

@@ -7,7 +7,7 @@ import type { KubeObject, ManagedFieldsEntry, ResourceType } from "./resource-ty
 import { apiVersionOf } from "./resource-type.ts";
 import type { ObjectStore, StoredObject } from "./object-store.ts";
 import type { RuleContext } from "./kind-rules.ts";
-import { createDefaults, validateObject } from "./kind-rules.ts";
+import { createDefaults, fieldDefaults, validateObject } from "./kind-rules.ts";
 import { alreadyExists, badRequest, conflict, invalid, invalidValue, notFound, StatusError } from "./status.ts";
 import { forbidden as forbiddenCause } from "./status.ts";
 import { generateName, validateName } from "./names.ts";
@@ -164,6 +164,7 @@ export class Writer {
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
     if (type.kind === "Namespace" && opts.subresource !== "finalize") next.spec = old.spec;
+    if (opts.subresource !== "status") fieldDefaults(type, next);
     const validated = opts.subresource === "status" ? next : validateObject(type, next, old, ctx);
     if (type.hasGeneration && specChanged(old, validated)) validated.metadata!.generation = (om.generation ?? 0) + 1;
     this.#setManagedFields(type, old, validated, opts, ctx.now);
@@ -173,7 +174,11 @@ export class Writer {
       return { object: old, unchanged: true, removed: false, warnings: ctx.warnings };
     }
     const removing = validated.metadata!.deletionTimestamp !== undefined && !validated.metadata!.finalizers?.length;
-    if (opts.dryRun) return { object: validated, unchanged: false, removed: removing, warnings: ctx.warnings };
+    if (opts.dryRun) {
+      // A dry-run update answers with the object as it would be, at the current resourceVersion.
+      validated.metadata!.resourceVersion = String(existing.rv);
+      return { object: validated, unchanged: false, removed: removing, warnings: ctx.warnings };
+    }
     const stored = this.store.put(type.storageKey, validated);
     if (removing) this.store.remove(stored);
     return { object: validated, unchanged: false, removed: removing, warnings: ctx.warnings };
