@@ -4,6 +4,7 @@
  */
 const benches: Record<string, () => Promise<void>> = {
   cluster: async () => (await import("./cluster.ts")).run(),
+  hash: async () => (await import("./hash.ts")).run(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -1,0 +1,160 @@
+/**
+ * The fluent Builder: describe the objects a custom resource owns, then `reconcile()` makes the
+ * cluster match (or `plan()` says what it would do).
+ */
+import type { KindRef, KubeObject, ObjectReader } from "../client/types.ts";
+import type { ResourceClient } from "../client/resource-client.ts";
+import type { KindBuilder } from "../../builders/kind-builder.ts";
+import {
+  configMapBuilder, customObject, deploymentBuilder, secretBuilder, serviceBuilder, statefulSetBuilder, storageBuilder,
+} from "../../builders/index.ts";
+import type { ReconcileResult } from "./reconcile-result.ts";
+import { runPass } from "./reconcile-pass.ts";
+
+/** Records what the Builder does as Kubernetes Events (an `EventRecorder` fits). */
+export interface BuilderEventRecorder {
+  record(
+    regarding: KubeObject,
+    event: { type: "Normal" | "Warning"; reason: string; note: string; action: string },
+  ): Promise<void>;
+}
+
+/** Options of one object added to a Builder. */
+export interface ObjectOptions {
+  /**
+   * When a change touches a field the API server refuses to update (a StatefulSet's
+   * volumeClaimTemplates, a selector, a bound PVC's spec), delete and re-create the object
+   * instead of reporting the error. Workloads are deleted with Orphan propagation so their Pods
+   * keep running and are adopted by the new object. Default false.
+   */
+  recreateOnImmutableChange?: boolean;
+}
+
+/** Constructor options of {@link Builder}. */
+export interface BuilderOptions {
+  /** Writes go through this client (server-side apply with `fieldManager`). */
+  client: ResourceClient;
+  /** The custom resource that owns every object (as read from the API: it needs its uid). */
+  owner: KubeObject;
+  /** Where live objects are read; default: `client.reader()` (the API). Pass a cache reader to save requests. */
+  reader?: ObjectReader;
+  /** Records Created/Updated/Deleted/…Failed events on the owner. */
+  recorder?: BuilderEventRecorder;
+  /** Field manager for server-side apply and the managed-by label. Default: `client.fieldManager`. */
+  fieldManager?: string;
+  /** Labels added to every object (an object's own labels win). */
+  labels?: Record<string, string>;
+  /** Namespace of namespaced objects that set none. Default: the owner's namespace. */
+  namespace?: string;
+  /**
+   * Pruning of owned objects that are no longer desired. Default: on, except
+   * PersistentVolumeClaims. `false` turns it off.
+   */
+  prune?: false | { persistentVolumeClaims?: boolean };
+  /** Further kinds to prune even when this pass adds none of them (custom kinds). */
+  manages?: KindRef[];
+  /** Roll workloads out one at a time, in the order they were added. Default false. */
+  orderedRollout?: boolean;
+  /** Take over fields other managers set (server-side apply `force`). Default true, as controllers should. */
+  force?: boolean;
+}
+
+/** One added object. */
+export interface BuilderEntry {
+  rules: KindBuilder;
+  object: KubeObject;
+  options: ObjectOptions;
+  /** The Builder method used, for misuse messages. */
+  method: string;
+}
+
+/**
+ * Describes the objects a custom resource owns and reconciles them.
+ *
+ * Expected flow of `reconcile()`: validate everything (throwing one error that lists every
+ * problem, before any request) → ConfigMaps/Secrets → storage → workloads (each Deployment and
+ * StatefulSet gets one env var per referenced ConfigMap/Secret holding the hash of its data, so
+ * config changes roll pods and unchanged config leaves the template byte-identical) → Services
+ * → custom objects → prune. Every object gets the owner as controller ownerReference, the
+ * common labels and the managed-by label.
+ *
+ * Guarantees: an object is written only when its desired hash changed or the live object no
+ * longer holds every desired field (drift) — a steady state costs zero writes. Writes are
+ * server-side apply with the field manager, so other managers' labels, annotations and
+ * finalizers survive. One failing object never stops the others; its error is in the result
+ * and pruning is skipped for that pass. Pruning follows `prune()`'s rules (owner UID +
+ * managed-by label + managed kind + not desired), never PersistentVolumeClaims unless asked.
+ *
+ * Caveats: a Builder is for one pass: build a new one per reconcile.
+ *
+ * RBAC: get, list, patch, delete on every managed kind; create/patch on events.
+ *
+ * @example
+ * ```ts
+ * const result = await new Builder({ client, owner: app, recorder, fieldManager: "pinot-operator" })
+ *   .configMap(controllerConfig)
+ *   .statefulSet(controllerSts)      // gets the config hash env automatically
+ *   .service(controllerSvc)
+ *   .storage(deepStoragePvc)
+ *   .reconcile();                    // or .plan() for a dry run
+ * if (!result.ok) throw new AggregateError(result.errors);
+ * ```
+ */
+export class Builder {
+  readonly #options: BuilderOptions;
+  readonly #entries: BuilderEntry[] = [];
+
+  constructor(options: BuilderOptions) {
+    this.#options = options;
+  }
+
+  /** Adds a ConfigMap (`v1`). Its data hash is injected into workloads that reference it. */
+  configMap(obj: KubeObject, options: ObjectOptions = {}): this {
+    return this.#add(configMapBuilder, obj, options, "configMap");
+  }
+
+  /** Adds a Secret (`v1`). `stringData` is folded into `data`; values never reach events. */
+  secret(obj: KubeObject, options: ObjectOptions = {}): this {
+    return this.#add(secretBuilder, obj, options, "secret");
+  }
+
+  /** Adds a Deployment (`apps/v1`) with config-hash env injection. */
+  deployment(obj: KubeObject, options: ObjectOptions = {}): this {
+    return this.#add(deploymentBuilder, obj, options, "deployment");
+  }
+
+  /** Adds a StatefulSet (`apps/v1`) with config-hash env injection. */
+  statefulSet(obj: KubeObject, options: ObjectOptions = {}): this {
+    return this.#add(statefulSetBuilder, obj, options, "statefulSet");
+  }
+
+  /** Adds a Service (`v1`). */
+  service(obj: KubeObject, options: ObjectOptions = {}): this {
+    return this.#add(serviceBuilder, obj, options, "service");
+  }
+
+  /** Adds a PersistentVolumeClaim (`v1`): data, never pruned unless `prune.persistentVolumeClaims`. */
+  storage(pvc: KubeObject, options: ObjectOptions = {}): this {
+    return this.#add(storageBuilder, pvc, options, "storage");
+  }
+
+  /** Adds any object (a custom resource or another built-in kind), reconciled after the rest. */
+  object(obj: KubeObject, options: ObjectOptions = {}): this {
+    return this.#add(customObject(obj.apiVersion ?? "", obj.kind ?? ""), obj, options, "object");
+  }
+
+  /** Makes the cluster match; see the class doc for the flow and guarantees. */
+  reconcile(): Promise<ReconcileResult> {
+    return runPass(this.#options, this.#entries, false);
+  }
+
+  /** Says what `reconcile()` would do, reading only: the same result shape, nothing written. */
+  plan(): Promise<ReconcileResult> {
+    return runPass(this.#options, this.#entries, true);
+  }
+
+  #add(rules: KindBuilder, obj: KubeObject, options: ObjectOptions, method: string): this {
+    this.#entries.push({ rules, object: obj, options, method });
+    return this;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Turning what a caller passed to the Builder into the exact desired object: namespace, common
+ * and managed-by labels, the owner's controller reference, Secret `stringData` folded into
+ * `data`, server-owned fields removed, and the desired-state hash annotation.
+ */
+import type { KubeObject, OwnerReference } from "../client/types.ts";
+import { BuilderValidationError } from "../errors.ts";
+import { hashObject } from "../hash/index.ts";
+
+/** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
+export const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+/** The annotation holding the hash of the desired object, used to skip writes. */
+export const DESIRED_HASH_ANNOTATION = "operator-runtime.io/desired-hash";
+
+/** The controller ownerReference for `owner`, or a validation error naming what is missing. */
+export function controllerReference(owner: KubeObject): OwnerReference | BuilderValidationError {
+  const m = owner.metadata ?? {};
+  const missing = [
+    !owner.apiVersion && "apiVersion",
+    !owner.kind && "kind",
+    !m.name && "metadata.name",
+    !m.uid && "metadata.uid",
+  ].filter(Boolean);
+  if (missing.length) {
+    return new BuilderValidationError("Builder", `owner.${missing[0]}`, `the owner has no ${missing.join(", ")}`,
+      "pass the owner object as read from the API server (it carries apiVersion, kind, name and uid)");
+  }
+  return { apiVersion: owner.apiVersion!, kind: owner.kind!, name: m.name!, uid: m.uid!, controller: true, blockOwnerDeletion: true };
+}
+
+/** Context of {@link prepareDesired}. */
+export interface DesiredContext {
+  ownerRef: OwnerReference;
+  labels: Record<string, string>;
+  managedBy: string;
+  /** Namespace for namespaced kinds when the object has none. */
+  namespace: string | undefined;
+  namespaced: boolean;
+}
+
+const SERVER_OWNED = ["uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink"];
+
+/** The desired object to apply (a new object; the input is not modified). */
+export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObject {
+  const obj = structuredClone(input);
+  delete obj.status;
+  const meta = (obj.metadata ??= {});
+  for (const f of SERVER_OWNED) delete meta[f];
+  if (ctx.namespaced) meta.namespace ??= ctx.namespace;
+  else delete meta.namespace;
+  meta.labels = { ...ctx.labels, ...meta.labels, [MANAGED_BY_LABEL]: ctx.managedBy };
+  const others = (meta.ownerReferences ?? []).filter((r) => r.uid !== ctx.ownerRef.uid);
+  meta.ownerReferences = [...others, ctx.ownerRef];
+  if (obj.kind === "Secret" && obj.apiVersion === "v1" && obj.stringData && typeof obj.stringData === "object") {
+    const data = { ...(obj.data as Record<string, string> | undefined) };
+    for (const [k, v] of Object.entries(obj.stringData as Record<string, unknown>)) data[k] = Buffer.from(String(v), "utf8").toString("base64");
+    obj.data = data;
+    delete obj.stringData;
+  }
+  return obj;
+}
+
+/** Sets the desired-hash annotation (the hash of everything else) and returns the hash. */
+export function stampDesiredHash(obj: KubeObject): string {
+  const meta = obj.metadata!;
+  const annotations = { ...meta.annotations };
+  delete annotations[DESIRED_HASH_ANNOTATION];
+  const hash = hashObject({ ...obj, metadata: { ...meta, annotations } });
+  meta.annotations = { ...annotations, [DESIRED_HASH_ANNOTATION]: hash };
+  return hash;
+}
+
+/**
+ * Whether every field of `desired` is present in `live` with the same value (`live` may hold
+ * more: server defaults, other managers' fields). Lists must have the same length and match
+ * element by element. `sameScalar` decides scalar equality (quantities compare numerically).
+ */
+export function isSubset(desired: unknown, live: unknown, sameScalar: (a: unknown, b: unknown) => boolean = Object.is): boolean {
+  if (Array.isArray(desired)) {
+    if (!Array.isArray(live) || live.length !== desired.length) return false;
+    return desired.every((d, i) => isSubset(d, live[i], sameScalar));
+  }
+  if (desired !== null && typeof desired === "object") {
+    if (live === null || typeof live !== "object" || Array.isArray(live)) return false;
+    for (const [k, v] of Object.entries(desired)) {
+      if (v === undefined) continue;
+      if (!isSubset(v, (live as Record<string, unknown>)[k], sameScalar)) return false;
+    }
+    return true;
+  }
+  return desired === live || sameScalar(desired, live);
+}

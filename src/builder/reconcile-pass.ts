@@ -1,0 +1,236 @@
+/**
+ * One Builder pass: validate, prepare desired objects, reconcile them phase by phase, gate
+ * ordered rollouts, and prune — or, for a plan, decide all of it without writing.
+ */
+import type { KindRef, KubeObject, ObjectRef } from "../client/types.ts";
+import { BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
+import { configDataHash, findConfigReferences, withConfigHashes } from "../hash/index.ts";
+import type { ConfigReference } from "../hash/index.ts";
+import { InternalStore } from "../store/internal-store.ts";
+import { prune } from "../store/prune.ts";
+import type { BuilderEntry, BuilderOptions } from "./builder.ts";
+import { controllerReference, DESIRED_HASH_ANNOTATION, isSubset, MANAGED_BY_LABEL, prepareDesired, stampDesiredHash } from "./desired.ts";
+import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
+import { describeObject, summarize } from "./reconcile-result.ts";
+import { sameQuantityOrValue } from "./scalars.ts";
+import { EventNotes } from "./event-notes.ts";
+import { driftPatch } from "./drift.ts";
+
+const PHASES = ["config", "storage", "workload", "service", "custom"] as const;
+const NAMESPACED_BUILTINS = new Set(["v1/ConfigMap", "v1/Secret", "v1/Service", "v1/PersistentVolumeClaim", "apps/v1/Deployment", "apps/v1/StatefulSet"]);
+const DEFAULT_MANAGED: KindRef[] = [
+  { apiVersion: "v1", kind: "ConfigMap" },
+  { apiVersion: "v1", kind: "Secret" },
+  { apiVersion: "apps/v1", kind: "Deployment" },
+  { apiVersion: "apps/v1", kind: "StatefulSet" },
+  { apiVersion: "v1", kind: "Service" },
+  { apiVersion: "v1", kind: "PersistentVolumeClaim" },
+];
+
+interface Prepared {
+  entry: BuilderEntry;
+  desired: KubeObject;
+  ref: ObjectRef;
+}
+
+/** Runs one pass; `dryRun` decides without writing. */
+export async function runPass(options: BuilderOptions, entries: readonly BuilderEntry[], dryRun: boolean): Promise<ReconcileResult> {
+  const client = options.client;
+  const reader = options.reader ?? client.reader();
+  const fieldManager = options.fieldManager ?? client.fieldManager;
+  const ownerRef = controllerReference(options.owner);
+  const namespace = options.namespace ?? options.owner.metadata?.namespace;
+
+  // 1. Validate everything before any request.
+  const problems: BuilderValidationError[] = [];
+  if (ownerRef instanceof BuilderValidationError) problems.push(ownerRef);
+  const store = new InternalStore();
+  const filled = entries.map((e) => ({ ...e, object: withKind(e, problems) }));
+  for (const e of filled) {
+    problems.push(...e.rules.validate(e.object));
+    const probe = { ...e.object, metadata: { ...e.object.metadata, namespace: e.object.metadata?.namespace ?? namespace } };
+    if (e.object.metadata?.name && !store.add(probe)) {
+      problems.push(new BuilderValidationError(describeObject({ kind: e.object.kind, name: e.object.metadata.name }), "metadata.name",
+        "the same object was added twice", "add each object once (names must be unique per kind and namespace)"));
+    }
+  }
+  if (problems.length) throw new BuilderValidationErrors(problems);
+  if (ownerRef instanceof BuilderValidationError) throw ownerRef;
+
+  // 2. Desired objects.
+  const results: ObjectResult[] = [];
+  const prepared: Prepared[] = [];
+  for (const e of filled) {
+    const key = `${e.object.apiVersion}/${e.object.kind}`;
+    let namespaced = NAMESPACED_BUILTINS.has(key);
+    if (!namespaced && e.rules.phase === "custom") {
+      try {
+        namespaced = (await client.resourceFor({ apiVersion: e.object.apiVersion!, kind: e.object.kind! })).namespaced;
+      } catch (err) {
+        results.push({ ...refOf(e.object, namespace), action: "failed", error: err as Error });
+        continue;
+      }
+    }
+    if (!namespaced && options.owner.metadata?.namespace) {
+      results.push({ ...refOf(e.object, undefined), action: "failed", error: new OperatorRuntimeError(
+        `${describeObject(refOf(e.object, undefined))}: a cluster-scoped object cannot be owned by the namespaced ${options.owner.kind} ${options.owner.metadata.name}. Fix: manage it outside this Builder`) });
+      continue;
+    }
+    const desired = prepareDesired(e.object, { ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced });
+    prepared.push({ entry: e, desired, ref: refOf(desired, desired.metadata?.namespace) });
+  }
+
+  // 3. Config hashes for workloads: this pass's ConfigMaps/Secrets, else the live ones.
+  const configHashes = new Map<string, string>();
+  for (const p of prepared) {
+    if (p.entry.rules.phase === "config") configHashes.set(`${p.desired.kind}/${p.ref.namespace ?? ""}/${p.ref.name}`, configDataHash(p.desired));
+  }
+  for (const p of prepared) {
+    if (p.entry.rules.phase !== "workload") continue;
+    const ns = p.ref.namespace ?? "";
+    const external = new Map<string, string>();
+    const podSpec = ((p.desired.spec as { template?: { spec?: unknown } } | undefined)?.template?.spec ?? {}) as Record<string, unknown>;
+    for (const r of findConfigReferences(podSpec)) {
+      const k = `${r.kind}/${ns}/${r.name}`;
+      if (configHashes.has(k)) continue;
+      const live = await reader.get({ apiVersion: "v1", kind: r.kind, name: r.name, namespace: ns }).catch(() => undefined);
+      if (live) external.set(k, configDataHash(live));
+    }
+    p.desired = withConfigHashes(p.desired, (r: ConfigReference) => configHashes.get(`${r.kind}/${ns}/${r.name}`) ?? external.get(`${r.kind}/${ns}/${r.name}`)).object;
+  }
+
+  // 4. Reconcile phase by phase.
+  const notes = new EventNotes(options.recorder, options.owner);
+  let blockedBy: string | undefined;
+  for (const phase of PHASES) {
+    for (const p of prepared.filter((x) => x.entry.rules.phase === phase)) {
+      const gated = phase === "workload" && options.orderedRollout === true;
+      if (gated && blockedBy) {
+        results.push({ ...p.ref, action: "waiting", reason: `waiting for ${blockedBy}` });
+        continue;
+      }
+      const { result, live } = await reconcileOne(p, { options, reader, dryRun, notes });
+      results.push(result);
+      if (gated) blockedBy = gateAfter(p, result, live);
+    }
+  }
+
+  // 5. Prune, only when every object succeeded.
+  const notDone = results.filter((r) => r.action === "failed" || r.action === "waiting");
+  let pruneSkipped: string | undefined;
+  if (options.prune === false) pruneSkipped = "pruning is turned off";
+  else if (notDone.length) pruneSkipped = `${notDone.length} object(s) did not reconcile: ${notDone.map(describeObject).join(", ")}`;
+  else {
+    for (const p of prepared) store.add(p.desired);
+    const kinds = uniqueKinds([...DEFAULT_MANAGED, ...prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind })), ...(options.manages ?? [])]);
+    results.push(...(await prune({
+      reader, deleter: client, owner: options.owner, managedBy: { key: MANAGED_BY_LABEL, value: fieldManager }, kinds, namespace, store,
+      persistentVolumeClaims: options.prune?.persistentVolumeClaims === true, dryRun,
+      onDeleted: (obj) => notes.deleted(obj),
+    })));
+  }
+  return summarize(results, { dryRun, pruneSkipped, waitingOn: blockedBy });
+}
+
+interface PassContext {
+  options: BuilderOptions;
+  reader: NonNullable<BuilderOptions["reader"]>;
+  dryRun: boolean;
+  notes: EventNotes;
+}
+
+async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: ObjectResult; live: KubeObject | undefined }> {
+  const { desired, ref, entry } = p;
+  const client = ctx.options.client;
+  let live: KubeObject | undefined;
+  try {
+    live = await ctx.reader.get(ref);
+  } catch (err) {
+    return { result: { ...ref, action: "failed", error: err as Error }, live };
+  }
+  if (live?.metadata?.deletionTimestamp) return { result: { ...ref, action: "waiting", reason: "the live object is being deleted" }, live };
+  const controller = live?.metadata?.ownerReferences?.find((r) => r.controller === true);
+  const ownerUid = ctx.options.owner.metadata?.uid;
+  if (controller && controller.uid !== ownerUid) {
+    const error = new OperatorRuntimeError(`${describeObject(ref)} is controlled by ${controller.kind} ${controller.name}, not by this ${ctx.options.owner.kind}. Fix: rename the object, or remove it from the other controller first`);
+    return { result: { ...ref, action: "failed", error }, live };
+  }
+  const hash = stampDesiredHash(desired);
+  const sameHash = live?.metadata?.annotations?.[DESIRED_HASH_ANNOTATION] === hash;
+  if (live && sameHash && isSubset(desired, live, sameQuantityOrValue)) return { result: { ...ref, action: "unchanged" }, live };
+  const reason = !live ? undefined : sameHash ? "the live object drifted from the desired state" : "the desired state changed";
+
+  const immutable = live ? (entry.rules.immutableChanges?.(live, desired) ?? []) : [];
+  if (live && immutable.length) {
+    if (!entry.options.recreateOnImmutableChange) {
+      const error = new OperatorRuntimeError(`${describeObject(ref)}: ${immutable.join(", ")} cannot be changed on an existing object. Fix: keep the old value, or add it with { recreateOnImmutableChange: true } to delete and re-create it`);
+      await ctx.notes.failed(desired, "Update", error, ctx.dryRun);
+      return { result: { ...ref, action: "failed", error }, live };
+    }
+    const recreateReason = `re-created: ${immutable.join(", ")} changed`;
+    if (ctx.dryRun) return { result: { ...ref, action: "updated", reason: recreateReason }, live };
+    try {
+      const workload = entry.rules.phase === "workload";
+      await client.delete(ref, { propagationPolicy: workload ? "Orphan" : "Background", preconditions: { uid: live.metadata!.uid!, resourceVersion: live.metadata!.resourceVersion! } });
+      const still = await client.reader().get(ref);
+      if (still) return { result: { ...ref, action: "waiting", reason: `re-creating: waiting for the old object to be deleted (${immutable.join(", ")} changed)` }, live };
+      const created = await client.apply(desired, { force: ctx.options.force ?? true });
+      await ctx.notes.changed(desired, "Updated", recreateReason);
+      return { result: { ...ref, action: "updated", reason: recreateReason }, live: created };
+    } catch (err) {
+      await ctx.notes.failed(desired, "Update", err as Error, false);
+      return { result: { ...ref, action: "failed", error: err as Error }, live };
+    }
+  }
+
+  const action = live ? "updated" : "created";
+  if (ctx.dryRun) return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live };
+  try {
+    let applied = await client.apply(desired, { force: ctx.options.force ?? true });
+    if (live && !isSubset(desired, applied, sameQuantityOrValue)) {
+      // List items another manager added or re-keyed survive an apply: replace those lists.
+      const ops = driftPatch(desired, applied, sameQuantityOrValue);
+      if (ops.length) applied = await client.patch(ref, ops, "json");
+    }
+    await ctx.notes.changed(desired, live ? "Updated" : "Created", reason);
+    return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live: applied };
+  } catch (err) {
+    await ctx.notes.failed(desired, live ? "Update" : "Create", err as Error, false);
+    return { result: { ...ref, action: "failed", error: err as Error }, live };
+  }
+}
+
+/** After a gated workload: what later workloads wait on (undefined when it is rolled out). */
+function gateAfter(p: Prepared, result: ObjectResult, live: KubeObject | undefined): string | undefined {
+  const name = describeObject(p.ref);
+  if (result.action === "failed" || result.action === "waiting") return `${name} (${result.action})`;
+  if (result.action === "created" || result.action === "updated") return `${name}: rolling out the new spec`;
+  const status = live ? p.entry.rules.rolloutStatus?.(live) : undefined;
+  if (status && !status.done) return `${name}: ${status.waitingOn ?? "not rolled out"}`;
+  return undefined;
+}
+
+function withKind(e: BuilderEntry, problems: BuilderValidationError[]): KubeObject {
+  const obj = e.object;
+  if (e.rules.phase === "custom") return obj;
+  const want = { apiVersion: e.rules.apiVersion, kind: e.rules.kind };
+  if ((obj.apiVersion && obj.apiVersion !== want.apiVersion) || (obj.kind && obj.kind !== want.kind)) {
+    problems.push(new BuilderValidationError(describeObject({ kind: obj.kind, name: obj.metadata?.name }), "kind",
+      `.${e.method}() takes a ${want.apiVersion} ${want.kind}, got ${obj.apiVersion} ${obj.kind}`, `use the Builder method for ${obj.kind}, or .object() for other kinds`));
+    return obj;
+  }
+  return { ...obj, ...want };
+}
+
+function refOf(obj: KubeObject, namespace: string | undefined): ObjectRef {
+  return {
+    apiVersion: obj.apiVersion ?? "", kind: obj.kind ?? "", name: obj.metadata?.name ?? "",
+    ...(namespace ?? obj.metadata?.namespace ? { namespace: (namespace ?? obj.metadata?.namespace)! } : {}),
+  };
+}
+
+function uniqueKinds(kinds: KindRef[]): KindRef[] {
+  const seen = new Map<string, KindRef>();
+  for (const k of kinds) seen.set(`${k.apiVersion}/${k.kind}`, k);
+  return [...seen.values()];
+}

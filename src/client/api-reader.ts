@@ -1,0 +1,42 @@
+/** ApiReader: the ObjectReader that reads straight from the API server (no cache). */
+import { ignoreNotFound } from "../errors.ts";
+import type { ResourceClient } from "./resource-client.ts";
+import type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
+
+/**
+ * Reads objects through a {@link ResourceClient}: `get` answers undefined for a missing object,
+ * `list` follows every page. Each call is one or more API requests; an informer cache is the
+ * cheaper {@link ObjectReader} in steady state.
+ *
+ * Errors: anything but 404 is rethrown (typed ApiError); an unknown kind throws
+ * OperatorRuntimeError from discovery.
+ *
+ * @example
+ * ```ts
+ * import { ApiReader, ResourceClient } from "operator-runtime";
+ * const reader = new ApiReader(new ResourceClient({ kubeConfig }));
+ * const cm = await reader.get({ apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "a" }); // or undefined
+ * const all = await reader.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "default", labelSelector: "app=x" });
+ * ```
+ */
+export class ApiReader implements ObjectReader {
+  readonly #client: ResourceClient;
+
+  constructor(client: ResourceClient) {
+    this.#client = client;
+  }
+
+  /** The object, or undefined when the server answers 404. */
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    try {
+      return await this.#client.get<T>(ref);
+    } catch (err) {
+      return ignoreNotFound(err);
+    }
+  }
+
+  /** All objects of a kind matching the options, every page. */
+  async list<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions = {}): Promise<T[]> {
+    return (await this.#client.listAll<T>(kind, options)).items;
+  }
+}

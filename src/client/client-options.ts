@@ -1,0 +1,76 @@
+/** The option and result types of ResourceClient's methods. */
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { RequestCounter } from "./request-counter.ts";
+import type { KubeObject } from "./types.ts";
+
+/**
+ * Options of {@link ResourceClient}.
+ *
+ * @example
+ * ```ts
+ * const options: ResourceClientOptions = { kubeConfig, fieldManager: "pinot-operator", userAgent: "pinot-operator/1.0" };
+ * ```
+ */
+export interface ResourceClientOptions {
+  kubeConfig: KubeConfig;
+  /** Field manager for every write (default `operator-runtime`). */
+  fieldManager?: string;
+  /** User-Agent header (default `operator-runtime`). */
+  userAgent?: string;
+  /** Share one counter between clients (default: a new one per client). */
+  requests?: RequestCounter;
+}
+
+/**
+ * Options of writes. `dryRun` asks the server to validate and answer without persisting.
+ *
+ * @example
+ * ```ts
+ * const opts: WriteOptions = { dryRun: true, fieldManager: "my-operator" };
+ * ```
+ */
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** Overrides the client's field manager for this write. */
+  fieldManager?: string;
+}
+
+/**
+ * The patch formats: RFC 6902 JSON patch, RFC 7386 merge patch, Kubernetes strategic merge
+ * (built-in kinds only; custom resources answer 415).
+ *
+ * @example
+ * ```ts
+ * await client.patch(ref, [{ op: "replace", path: "/data/a", value: "2" }], "json");
+ * ```
+ */
+export type PatchType = "json" | "merge" | "strategic";
+
+/**
+ * Options of {@link ResourceClient.delete}.
+ *
+ * @example
+ * ```ts
+ * const opts: DeleteOptions = { propagationPolicy: "Background", preconditions: { uid: live.metadata!.uid! } };
+ * ```
+ */
+export interface DeleteOptions {
+  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+  gracePeriodSeconds?: number;
+}
+
+/**
+ * One page of a list. `continue` is set when more pages follow.
+ *
+ * @example
+ * ```ts
+ * const page: ListPage = await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { limit: 50 });
+ * ```
+ */
+export interface ListPage<T extends KubeObject = KubeObject> {
+  items: T[];
+  resourceVersion: string;
+  continue?: string;
+}

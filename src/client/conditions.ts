@@ -1,0 +1,118 @@
+/** Status conditions (`metav1.Condition`): set one with correct lastTransitionTime, find one, test one. */
+import { OperatorRuntimeError } from "../errors.ts";
+
+/**
+ * One entry of `status.conditions`, shaped like Kubernetes' `metav1.Condition`.
+ *
+ * @example
+ * ```ts
+ * import type { Condition } from "operator-runtime";
+ * const ready: Condition = { type: "Ready", status: "True", reason: "Reconciled", observedGeneration: 3, lastTransitionTime: "2026-01-01T00:00:00Z" };
+ * ```
+ */
+export interface Condition {
+  /** CamelCase kind of condition, e.g. `Ready`, `Progressing`. */
+  type: string;
+  status: "True" | "False" | "Unknown";
+  /** CamelCase, machine-readable cause, e.g. `Reconciled`, `ConfigInvalid`. */
+  reason: string;
+  /** Human-readable detail. */
+  message?: string;
+  /** The `metadata.generation` this condition was computed from. */
+  observedGeneration?: number;
+  /** RFC 3339 time the status last changed. */
+  lastTransitionTime?: string;
+}
+
+const STATUSES: ReadonlySet<string> = new Set(["True", "False", "Unknown"]);
+const CAMEL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+/** Kubernetes' condition type: an optional DNS-subdomain prefix and a name. */
+const TYPE = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+
+/** RFC 3339 in whole seconds, as the API server stores `metav1.Time`. */
+function rfc3339(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function validate(c: Omit<Condition, "lastTransitionTime">): void {
+  const problems: string[] = [];
+  if (!TYPE.test(c.type) || c.type.length > 316) {
+    problems.push(`type "${c.type}" is not a valid condition type. Fix: use a CamelCase name such as "Ready"`);
+  }
+  if (!STATUSES.has(c.status)) problems.push(`status "${c.status}" must be "True", "False" or "Unknown"`);
+  if (!CAMEL_CASE.test(c.reason) || c.reason.length > 1024) {
+    problems.push(`reason "${c.reason}" is not CamelCase. Fix: use a CamelCase word such as "ReconcileFailed"; put details in message`);
+  }
+  if (c.message !== undefined && c.message.length > 32768) problems.push("message is longer than 32768 characters");
+  if (c.observedGeneration !== undefined && (!Number.isInteger(c.observedGeneration) || c.observedGeneration < 0)) {
+    problems.push(`observedGeneration ${c.observedGeneration} must be a non-negative integer`);
+  }
+  if (problems.length > 0) throw new OperatorRuntimeError(`setCondition: condition "${c.type}": ${problems.join("; ")}`);
+}
+
+/**
+ * Returns a new condition list with `condition` set: replaced in place when its type exists,
+ * appended otherwise (order is kept as given). `lastTransitionTime` becomes `now` only when the
+ * status changes (or the condition is new); reason, message and observedGeneration always take
+ * the new values. The input list is not modified.
+ *
+ * Errors: OperatorRuntimeError when the type is invalid, the status is not True/False/Unknown,
+ * or the reason is not CamelCase.
+ *
+ * @example
+ * ```ts
+ * import { setCondition } from "operator-runtime";
+ * let conditions = setCondition(undefined, { type: "Ready", status: "False", reason: "Progressing", message: "1/3 ready" });
+ * conditions = setCondition(conditions, { type: "Ready", status: "True", reason: "Reconciled", observedGeneration: 2 });
+ * ```
+ */
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  condition: Omit<Condition, "lastTransitionTime">,
+  now: Date = new Date(),
+): Condition[] {
+  validate(condition);
+  const list = (conditions ?? []).map((c) => ({ ...c }));
+  const index = list.findIndex((c) => c.type === condition.type);
+  const previous = index >= 0 ? list[index] : undefined;
+  const lastTransitionTime = previous && previous.status === condition.status && previous.lastTransitionTime
+    ? previous.lastTransitionTime
+    : rfc3339(now);
+  const next: Condition = {
+    type: condition.type,
+    status: condition.status,
+    ...(condition.observedGeneration !== undefined ? { observedGeneration: condition.observedGeneration } : {}),
+    lastTransitionTime,
+    reason: condition.reason,
+    ...(condition.message !== undefined ? { message: condition.message } : {}),
+  };
+  if (index >= 0) list[index] = next;
+  else list.push(next);
+  return list;
+}
+
+/**
+ * The condition of a type, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { findCondition } from "operator-runtime";
+ * const ready = findCondition(widget.status?.conditions, "Ready");
+ * ```
+ */
+export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+  return conditions?.find((c) => c.type === type);
+}
+
+/**
+ * Whether the condition of a type exists with status `True`.
+ *
+ * @example
+ * ```ts
+ * import { isConditionTrue } from "operator-runtime";
+ * if (isConditionTrue(deployment.status?.conditions, "Available")) console.log("available");
+ * ```
+ */
+export function isConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
+  return findCondition(conditions, type)?.status === "True";
+}

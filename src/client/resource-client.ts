@@ -1,0 +1,241 @@
+/** ResourceClient: typed CRUD, patches and server-side apply on plain JSON objects, every request counted. */
+import { OperatorRuntimeError } from "../errors.ts";
+import { ApiReader } from "./api-reader.ts";
+import { Discovery } from "./discovery.ts";
+import type { ResourceInfo } from "./discovery.ts";
+import { RequestCounter } from "./request-counter.ts";
+import type { RequestVerb } from "./request-counter.ts";
+import { Transport } from "./transport.ts";
+import type { TransportRequest } from "./transport.ts";
+import type { DeleteOptions, ListPage, PatchType, ResourceClientOptions, WriteOptions } from "./client-options.ts";
+import type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
+
+const PATCH_TYPES: Record<PatchType, string> = {
+  json: "application/json-patch+json",
+  merge: "application/merge-patch+json",
+  strategic: "application/strategic-merge-patch+json",
+};
+
+/** Server-owned metadata a server-side apply body must not carry. */
+const NOT_APPLIED = ["managedFields", "resourceVersion", "uid", "creationTimestamp", "generation"] as const;
+
+/**
+ * Reads and writes Kubernetes objects as plain JSON (no client-node model classes, so no field
+ * is lost), resolving kinds through cached discovery.
+ *
+ * Errors: every non-2xx answer throws the {@link ApiError} subclass for its code (NotFoundError,
+ * ConflictError, AlreadyExistsError, InvalidError with causes, GoneError, TooManyRequestsError
+ * with `retryAfterSeconds`, ServerError) carrying the `Status`. Misuse (no namespace for a
+ * namespaced kind, no name, unknown kind) throws {@link OperatorRuntimeError} before the request.
+ * Nothing is retried here: retries belong to the caller (the controller's backoff).
+ *
+ * Every request, discovery included, is recorded in {@link ResourceClient.requests}.
+ *
+ * @example
+ * ```ts
+ * import { ResourceClient } from "operator-runtime";
+ * const client = new ResourceClient({ kubeConfig, fieldManager: "greeting-operator" });
+ * const cm = await client.apply({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "default" }, data: { x: "1" } });
+ * await client.delete({ apiVersion: "v1", kind: "ConfigMap", name: "a", namespace: "default" });
+ * console.log(client.requests.summary());
+ * ```
+ */
+export class ResourceClient {
+  /** The field manager used by writes unless overridden per call. */
+  readonly fieldManager: string;
+  /** Every request this client made. */
+  readonly requests: RequestCounter;
+  readonly #transport: Transport;
+  readonly #discovery: Discovery;
+
+  constructor(options: ResourceClientOptions) {
+    this.fieldManager = options.fieldManager ?? "operator-runtime";
+    this.requests = options.requests ?? new RequestCounter();
+    this.#transport = new Transport(options.kubeConfig, options.userAgent ?? "operator-runtime", this.requests);
+    this.#discovery = new Discovery(this.#transport);
+  }
+
+  /** Where a kind lives: group, version, plural, namespaced (cached discovery). */
+  resourceFor(kind: KindRef): Promise<ResourceInfo> {
+    return this.#discovery.resourceFor(kind);
+  }
+
+  /** An {@link ObjectReader} reading straight from the API server through this client. */
+  reader(): ObjectReader {
+    return new ApiReader(this);
+  }
+
+  /** Reads one object; throws NotFoundError when it does not exist. */
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
+    return (await this.#object("get", "GET", ref, ref.namespace, ref.name)) as T;
+  }
+
+  /** Reads one object through its `/status` subresource. */
+  async getStatus<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
+    return (await this.#object("get", "GET", ref, ref.namespace, ref.name, { subresource: "status" })) as T;
+  }
+
+  /**
+   * One page of a list; across all namespaces when `options.namespace` is unset (ignored for
+   * cluster-scoped kinds). Items carry apiVersion and kind, which the server leaves out of lists.
+   * An expired `continue` token throws GoneError: list again from the start.
+   */
+  async list<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions & { continue?: string } = {}): Promise<ListPage<T>> {
+    const info = await this.resourceFor(kind);
+    const namespace = info.namespaced ? options.namespace : undefined;
+    const query = new URLSearchParams();
+    if (options.labelSelector) query.set("labelSelector", options.labelSelector);
+    if (options.fieldSelector) query.set("fieldSelector", options.fieldSelector);
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    if (options.continue) query.set("continue", options.continue);
+    const { body } = await this.#transport.send({
+      method: "GET", path: pathOf(info, namespace), query, verb: "list", resource: info.plural, ...(namespace ? { namespace } : {}),
+    });
+    const list = (body ?? {}) as { items?: KubeObject[] | null; metadata?: { resourceVersion?: string; continue?: string } };
+    const items = (list.items ?? []).map((item) => ({ apiVersion: kind.apiVersion, kind: kind.kind, ...item }) as T);
+    const page: ListPage<T> = { items, resourceVersion: list.metadata?.resourceVersion ?? "" };
+    if (list.metadata?.continue) page.continue = list.metadata.continue;
+    return page;
+  }
+
+  /** Every page of a list, following `continue`; `resourceVersion` is the last page's. */
+  async listAll<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions = {}): Promise<{ items: T[]; resourceVersion: string }> {
+    const items: T[] = [];
+    let page = await this.list<T>(kind, options);
+    items.push(...page.items);
+    while (page.continue) {
+      page = await this.list<T>(kind, { ...options, continue: page.continue });
+      items.push(...page.items);
+    }
+    return { items, resourceVersion: page.resourceVersion };
+  }
+
+  /** Creates an object in `obj.metadata.namespace` (POST). */
+  async create<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions = {}): Promise<T> {
+    // POST goes to the collection; the name is still recorded, so counts and errors name the object.
+    const name = obj.metadata?.name || undefined;
+    return (await this.#object("create", "POST", obj, obj.metadata?.namespace, undefined, {
+      body: obj, query: this.#writeQuery(opts), ...(name ? { recordName: name } : {}),
+    })) as T;
+  }
+
+  /** Replaces an object (PUT); the `metadata.resourceVersion` it carries makes it conditional. */
+  async replace<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions = {}): Promise<T> {
+    return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replace"), {
+      body: obj, query: this.#writeQuery(opts),
+    })) as T;
+  }
+
+  /** Replaces an object's status through `/status` (PUT). */
+  async replaceStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions = {}): Promise<T> {
+    return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replaceStatus"), {
+      body: obj, query: this.#writeQuery(opts), subresource: "status",
+    })) as T;
+  }
+
+  /** Patches an object (or its `status`/`scale` subresource) with a JSON, merge or strategic merge patch. */
+  async patch<T extends KubeObject = KubeObject>(
+    ref: ObjectRef, patch: unknown, type: PatchType, opts: WriteOptions & { subresource?: "status" | "scale" } = {},
+  ): Promise<T> {
+    return (await this.#object("patch", "PATCH", ref, ref.namespace, ref.name, {
+      body: patch, contentType: PATCH_TYPES[type], query: this.#writeQuery(opts), ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    })) as T;
+  }
+
+  /** Patches an object's `/status`. */
+  patchStatus<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, type: PatchType, opts: WriteOptions = {}): Promise<T> {
+    return this.patch<T>(ref, patch, type, { ...opts, subresource: "status" });
+  }
+
+  /**
+   * Server-side apply: the object is the full intent of this field manager. Creates the object
+   * when missing. Another manager owning a field with a different value → ConflictError unless
+   * `force`. Server-owned metadata (managedFields, resourceVersion, uid, creationTimestamp,
+   * generation) is stripped from the body; the caller's object is not modified.
+   */
+  async apply<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions & { force?: boolean; subresource?: "status" } = {}): Promise<T> {
+    const query = this.#writeQuery(opts);
+    if (opts.force) query.set("force", "true");
+    return (await this.#object("apply", "PATCH", obj, obj.metadata?.namespace, requireName(obj, "apply"), {
+      body: appliable(obj), contentType: "application/apply-patch+yaml", query, ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    })) as T;
+  }
+
+  /** Server-side apply of the status through `/status`. */
+  applyStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions & { force?: boolean } = {}): Promise<T> {
+    return this.apply<T>(obj, { ...opts, subresource: "status" });
+  }
+
+  /**
+   * Deletes an object, sending DeleteOptions as the body. Returns the object when the server
+   * answers with it (it still exists, held by finalizers, or the kind answers so), undefined
+   * when the server answers a `Status` Success. Preconditions that do not match → ConflictError.
+   */
+  async delete<T extends KubeObject = KubeObject>(ref: ObjectRef, opts: DeleteOptions = {}): Promise<T | undefined> {
+    const body: Record<string, unknown> = { kind: "DeleteOptions", apiVersion: "v1" };
+    if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
+    if (opts.preconditions) body.preconditions = opts.preconditions;
+    if (opts.dryRun) body.dryRun = ["All"];
+    if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
+    const answer = await this.#object("delete", "DELETE", ref, ref.namespace, ref.name, { body });
+    return answer?.kind === "Status" ? undefined : (answer as T);
+  }
+
+  #writeQuery(opts: WriteOptions): URLSearchParams {
+    const query = new URLSearchParams({ fieldManager: opts.fieldManager ?? this.fieldManager });
+    if (opts.dryRun) query.set("dryRun", "All");
+    return query;
+  }
+
+  /** Resolves the kind, checks the namespace, sends one object request. */
+  async #object(
+    verb: RequestVerb, method: TransportRequest["method"], kind: { apiVersion?: string; kind?: string },
+    namespace: string | undefined, name: string | undefined,
+    extra: { body?: unknown; contentType?: string; query?: URLSearchParams; subresource?: string; recordName?: string } = {},
+  ): Promise<KubeObject | undefined> {
+    const info = await this.resourceFor({ apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "" });
+    if (info.namespaced && !namespace) {
+      throw new OperatorRuntimeError(
+        `ResourceClient.${verb === "update" ? "replace" : verb}: ${info.kind} "${name ?? extra.recordName ?? "(unnamed)"}" (${kind.apiVersion}) is namespaced but no namespace was given. ` +
+          "Fix: set metadata.namespace on the object (or namespace on the ref).",
+      );
+    }
+    const ns = info.namespaced ? namespace : undefined;
+    const recorded = name ?? extra.recordName;
+    const req: TransportRequest = {
+      method, path: pathOf(info, ns, name, extra.subresource), verb,
+      resource: extra.subresource ? `${info.plural}/${extra.subresource}` : info.plural,
+      ...(ns !== undefined ? { namespace: ns } : {}),
+      ...(recorded !== undefined ? { name: recorded } : {}),
+      ...(extra.query ? { query: extra.query } : {}),
+      ...(extra.body !== undefined ? { body: extra.body } : {}),
+      ...(extra.contentType ? { contentType: extra.contentType } : {}),
+    };
+    return (await this.#transport.send(req)).body as KubeObject | undefined;
+  }
+}
+
+/** `/api/v1/namespaces/{ns}/{plural}/{name}/{sub}` or `/apis/{g}/{v}/…`, names URL-encoded. */
+function pathOf(info: ResourceInfo, namespace?: string, name?: string, subresource?: string): string {
+  let path = info.group === "" ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`;
+  if (namespace !== undefined) path += `/namespaces/${encodeURIComponent(namespace)}`;
+  path += `/${info.plural}`;
+  if (name !== undefined) path += `/${encodeURIComponent(name)}`;
+  if (subresource !== undefined) path += `/${subresource}`;
+  return path;
+}
+
+function requireName(obj: KubeObject, op: string): string {
+  const name = obj.metadata?.name;
+  if (!name) {
+    throw new OperatorRuntimeError(`ResourceClient.${op}: ${obj.kind ?? "object"} has no metadata.name. Fix: set metadata.name (generateName works only with create).`);
+  }
+  return name;
+}
+
+/** A copy of the object without the metadata server-side apply refuses or should not own. */
+function appliable(obj: KubeObject): KubeObject {
+  const metadata = { ...obj.metadata };
+  for (const key of NOT_APPLIED) delete metadata[key];
+  return { ...obj, metadata };
+}

@@ -1,0 +1,118 @@
+/** Writes a primary's status (with observedGeneration and conditions) only when it would change. */
+import { OperatorRuntimeError } from "../errors.ts";
+import { setCondition } from "./conditions.ts";
+import type { Condition } from "./conditions.ts";
+import type { ResourceClient } from "./resource-client.ts";
+import type { KubeObject } from "./types.ts";
+
+/**
+ * Options of {@link writeStatus}.
+ *
+ * @example
+ * ```ts
+ * const opts: WriteStatusOptions = { conditions: [{ type: "Ready", status: "True", reason: "Reconciled" }] };
+ * ```
+ */
+export interface WriteStatusOptions {
+  /** Conditions to set (see {@link setCondition}); `observedGeneration` defaults to the owner's generation. */
+  conditions?: Omit<Condition, "lastTransitionTime">[];
+  /** Clock for lastTransitionTime (default: now). */
+  now?: Date;
+  /** Field manager of the patch (default: the client's). */
+  fieldManager?: string;
+}
+
+/**
+ * What {@link writeStatus} did: `written` is false when the live status already matched.
+ *
+ * @example
+ * ```ts
+ * const { written, object } = await writeStatus(client, widget, { phase: "Ready" });
+ * ```
+ */
+export interface StatusWriteResult<T extends KubeObject = KubeObject> {
+  written: boolean;
+  /** The object the server answered after the write, or the given owner when nothing was written. */
+  object: T;
+  /** The status that was (or would have been) sent. */
+  status: Record<string, unknown>;
+}
+
+/**
+ * Merges `observedGeneration: owner.metadata.generation` (and the given conditions) into
+ * `status` and writes it to the owner's `/status` with a JSON merge patch — unless applying
+ * that patch to the owner's current `status` would change nothing (compared canonically, key
+ * order ignored), in which case no request is made.
+ *
+ * Assumptions: `owner` is the live object as last read (from the cache or the API); its
+ * `status` is what the comparison runs against. The kind has a status subresource.
+ * Caveats: merge-patch semantics — fields absent from `status` are kept, send `null` to remove
+ * one; lists (conditions included) are replaced whole. Conditions whose status did not change
+ * keep their lastTransitionTime, so an unchanged reconcile writes nothing.
+ * Errors: typed ApiError from the patch (NotFoundError when the owner is gone);
+ * OperatorRuntimeError when the owner lacks apiVersion, kind or name, or a condition is invalid.
+ *
+ * @example
+ * ```ts
+ * import { writeStatus } from "operator-runtime";
+ * const result = await writeStatus(client, widget, { replicas: 3 }, {
+ *   conditions: [{ type: "Ready", status: "True", reason: "Reconciled", message: "3/3 ready" }],
+ * });
+ * if (!result.written) console.log("status already up to date");
+ * ```
+ */
+export async function writeStatus<T extends KubeObject = KubeObject>(
+  client: Pick<ResourceClient, "patchStatus">,
+  owner: T,
+  status: Record<string, unknown>,
+  opts: WriteStatusOptions = {},
+): Promise<StatusWriteResult<T>> {
+  const { apiVersion, kind } = owner;
+  const name = owner.metadata?.name;
+  if (!apiVersion || !kind || !name) {
+    throw new OperatorRuntimeError(`writeStatus: the owner needs apiVersion, kind and metadata.name (got ${kind ?? "?"} "${name ?? ""}"). Fix: pass the object as read from the API.`);
+  }
+  const live = isObject(owner.status) ? owner.status : {};
+  const generation = owner.metadata?.generation;
+  const desired: Record<string, unknown> = { ...status };
+  if (generation !== undefined) desired.observedGeneration = generation;
+  if (opts.conditions && opts.conditions.length > 0) {
+    let conditions = (Array.isArray(status.conditions) ? status.conditions : Array.isArray(live.conditions) ? live.conditions : []) as Condition[];
+    for (const c of opts.conditions) {
+      conditions = setCondition(conditions, generation !== undefined ? { observedGeneration: generation, ...c } : c, opts.now);
+    }
+    desired.conditions = conditions;
+  }
+  if (canonicalJson(mergePatch(live, desired)) === canonicalJson(live)) {
+    return { written: false, object: owner, status: desired };
+  }
+  const ref = { apiVersion, kind, name, ...(owner.metadata?.namespace ? { namespace: owner.metadata.namespace } : {}) };
+  const object = await client.patchStatus<T>(ref, { status: desired }, "merge", opts.fieldManager ? { fieldManager: opts.fieldManager } : {});
+  return { written: true, object, status: desired };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** RFC 7386: what the server computes from a merge patch. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+/** JSON with object keys sorted, so equal values compare equal whatever their key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

@@ -1,0 +1,23 @@
+/**
+ * An EventSink over the ResourceClient, so events share its transport, auth and request
+ * counter.
+ */
+import type { ResourceClient } from "../client/resource-client.ts";
+import type { KubeObject } from "../client/types.ts";
+import type { EventSink } from "./event-sink.ts";
+
+/**
+ * Writes events through a {@link ResourceClient} (counted in `client.requests`).
+ *
+ * @example
+ * ```ts
+ * const recorder = new EventRecorder({ sink: clientEventSink(client), controller: "example.com/my-operator" });
+ * ```
+ */
+export function clientEventSink(client: ResourceClient): EventSink {
+  return {
+    create: (event: KubeObject) => client.create(event),
+    patch: (namespace: string, name: string, mergePatch: unknown) =>
+      client.patch({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace, name }, mergePatch, "merge"),
+  };
+}

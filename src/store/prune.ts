@@ -1,0 +1,92 @@
+/**
+ * Safe pruning: delete what the owner controls but this reconcile no longer desires.
+ *
+ * Guarantees: an object is deleted only if ALL hold — it carries the owner's UID as its
+ * controller ownerReference, it carries the Builder's managed-by label, it is of a kind the
+ * Builder manages, it is not in the desired inventory, and the caller ran prune only after
+ * every object of the pass succeeded. PersistentVolumeClaims are skipped unless opted in.
+ * Deletes carry uid and resourceVersion preconditions (a changed or re-created object is
+ * never deleted by a stale decision) and Background propagation.
+ *
+ * Caveats: lists come from the reader: with an informer cache they cost no API calls; with the
+ * API reader one list per managed kind.
+ *
+ * RBAC: list and delete on every managed kind.
+ */
+import type { KindRef, KubeObject, ObjectReader } from "../client/types.ts";
+import type { ObjectResult } from "../builder/reconcile-result.ts";
+import type { InternalStore } from "./internal-store.ts";
+import { isNotFound } from "../errors.ts";
+
+/** The deleting side of a client. */
+export interface ObjectDeleter {
+  delete(
+    ref: { apiVersion: string; kind: string; name: string; namespace?: string },
+    options?: { propagationPolicy?: "Background" | "Foreground" | "Orphan"; preconditions?: { uid?: string; resourceVersion?: string } },
+  ): Promise<unknown>;
+}
+
+/** Options of {@link prune}. */
+export interface PruneOptions {
+  reader: ObjectReader;
+  deleter: ObjectDeleter;
+  owner: KubeObject;
+  /** The managed-by label every object of the Builder carries. */
+  managedBy: { key: string; value: string };
+  /** Kinds the Builder manages. */
+  kinds: readonly KindRef[];
+  /** Namespace to prune in (undefined: cluster-scoped kinds). */
+  namespace: string | undefined;
+  store: InternalStore;
+  /** Prune PersistentVolumeClaims too (data!). Default false. */
+  persistentVolumeClaims: boolean;
+  /** Decide only; delete nothing. */
+  dryRun: boolean;
+  /** Called after each successful delete (events). */
+  onDeleted?: (obj: KubeObject) => Promise<void> | void;
+}
+
+/** Whether `obj` is controlled by the owner with `uid`. */
+export function isControlledBy(obj: KubeObject, uid: string): boolean {
+  return (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid);
+}
+
+/** Deletes the owner's objects that are not desired; returns one result per candidate. */
+export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
+  const ownerUid = options.owner.metadata?.uid;
+  if (!ownerUid) return [];
+  const { key, value } = options.managedBy;
+  const results: ObjectResult[] = [];
+  for (const kind of options.kinds) {
+    if (kind.kind === "PersistentVolumeClaim" && kind.apiVersion === "v1" && !options.persistentVolumeClaims) continue;
+    const live = await options.reader.list(kind, {
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+      labelSelector: `${key}=${value}`,
+    });
+    for (const obj of live) {
+      const m = obj.metadata ?? {};
+      if (m.labels?.[key] !== value) continue;
+      if (!isControlledBy(obj, ownerUid)) continue;
+      if (options.store.has({ ...obj, apiVersion: obj.apiVersion ?? kind.apiVersion, kind: obj.kind ?? kind.kind })) continue;
+      if (m.deletionTimestamp) continue;
+      const ref = { apiVersion: kind.apiVersion, kind: kind.kind, name: m.name!, ...(m.namespace ? { namespace: m.namespace } : {}) };
+      const base = { ...ref, reason: "no longer desired by its owner" };
+      if (options.dryRun) {
+        results.push({ ...base, action: "deleted" });
+        continue;
+      }
+      try {
+        await options.deleter.delete(ref, {
+          propagationPolicy: "Background",
+          preconditions: { ...(m.uid ? { uid: m.uid } : {}), ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}) },
+        });
+        results.push({ ...base, action: "deleted" });
+        await options.onDeleted?.(obj);
+      } catch (err) {
+        if (isNotFound(err)) continue;
+        results.push({ ...base, action: "failed", error: err as Error });
+      }
+    }
+  }
+  return results;
+}
