@@ -4,6 +4,7 @@
  */
 const benches: Record<string, () => Promise<void>> = {
   cluster: async () => (await import("./cluster.ts")).run(),
+  builder: async () => (await import("./builder.ts")).run(),
   hash: async () => (await import("./hash.ts")).run(),
 };
 

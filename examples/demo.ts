@@ -1,64 +1,55 @@
 /**
- * `npm run demo`: starts LocalCluster (with workload simulation), applies a namespace, a
- * ConfigMap and a Deployment with the real client-node, waits until the Deployment is ready,
- * and prints what the cluster holds plus a kubectl line to try.
+ * `npm run demo`: starts LocalCluster (with workload simulation), installs the DataApp CRD,
+ * creates a DataApp and reconciles it with the Builder three times — first (creates), again
+ * (nothing to do: zero writes), after a config change (the ConfigMap and the StatefulSet that
+ * mounts it, so its pods roll) — printing each result, the events, and a kubectl line to try.
  *
  * Keeps the cluster up until Ctrl-C; `--once` exits after printing (used by the tests).
  */
-import { AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy } from "@kubernetes/client-node";
-import type { KubernetesObject, V1Deployment } from "@kubernetes/client-node";
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LocalCluster } from "../src/testing/index.ts";
+import { EventRecorder, ResourceClient, clientEventSink } from "../src/index.ts";
+import type { ReconcileResult } from "../src/index.ts";
+import { dataAppCrd, reconcileDataApp } from "./dataapp/dataapp.ts";
+import type { DataApp } from "./dataapp/dataapp.ts";
 
 const once = process.argv.includes("--once");
 await mkdir(".tmp", { recursive: true });
 const cluster = await LocalCluster.start({ simulate: { readyDelayMs: 100 }, kubeconfigPath: resolve(".tmp/demo-kubeconfig") });
-const objects = KubernetesObjectApi.makeApiClient(cluster.kubeConfig);
-const apps = cluster.kubeConfig.makeApiClient(AppsV1Api);
-const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
-
-const manifests: KubernetesObject[] = [
-  { apiVersion: "v1", kind: "Namespace", metadata: { name: "demo" } },
-  { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "greeter-config", namespace: "demo" }, data: { greeting: "Hello" } } as KubernetesObject,
-  {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name: "greeter", namespace: "demo", labels: { app: "greeter" } },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: "greeter" } },
-      template: {
-        metadata: { labels: { app: "greeter" } },
-        spec: { containers: [{ name: "greeter", image: "nginx:1.27", envFrom: [{ configMapRef: { name: "greeter-config" } }] }] },
-      },
-    },
-  } as KubernetesObject,
-];
-
+const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "dataapp-operator" });
+const recorder = new EventRecorder({ sink: clientEventSink(client), controller: "example.com/dataapp-operator" });
 console.log(`LocalCluster is up at ${cluster.url}\n`);
-for (const m of manifests) {
-  // Server-side apply: creates the object, or updates only the fields this manager owns.
-  await objects.patch(m, undefined, undefined, "demo", true, PatchStrategy.ServerSideApply);
-  console.log(`applied ${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ""}${m.metadata?.name}`);
-}
 
-const deadline = Date.now() + 10_000;
-let dep: V1Deployment;
-for (;;) {
-  dep = await apps.readNamespacedDeployment({ name: "greeter", namespace: "demo" });
-  if (dep.status?.readyReplicas === 2 && dep.status.observedGeneration === dep.metadata?.generation) break;
-  if (Date.now() > deadline) throw new Error(`deployment not ready: ${JSON.stringify(dep.status)}`);
-  await new Promise((r) => setTimeout(r, 50));
-}
-console.log(`\nDeployment demo/greeter: ${dep.status?.readyReplicas}/${dep.spec?.replicas} ready (generation ${dep.metadata?.generation})`);
-const pods = await core.listNamespacedPod({ namespace: "demo", labelSelector: "app=greeter" });
-for (const p of pods.items) console.log(`  pod ${p.metadata?.name}: ${p.status?.phase}`);
-const cm = await core.readNamespacedConfigMap({ name: "greeter-config", namespace: "demo" });
-console.log(`ConfigMap demo/greeter-config: ${JSON.stringify(cm.data)}`);
-const total = cluster.requests.count();
-console.log(`\n${total} API requests served so far.`);
-console.log(`\nTry it yourself:\n  kubectl --kubeconfig ${cluster.kubeconfigPath} -n demo get deployments,pods,configmaps`);
+await client.create(dataAppCrd);
+await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "demo" } });
+const spec = { image: "example/dataapp:1.0", replicas: 2, config: { "app.properties": "threads=4" }, scratch: "1Gi" };
+let app = await client.create<DataApp>({ apiVersion: "example.com/v1", kind: "DataApp", metadata: { name: "orders", namespace: "demo" }, spec } as DataApp);
+
+const show = (title: string, r: ReconcileResult, writes: number) => {
+  console.log(`${title}: ${r.ok ? "ok" : "FAILED"}, ${writes} write request(s)`);
+  for (const o of r.objects) console.log(`  ${o.action.padEnd(9)} ${o.kind}/${o.name}${o.reason ? ` (${o.reason})` : ""}`);
+  for (const e of r.errors) console.log(`  error: ${e.message}`);
+};
+const pass = async (title: string) => {
+  const before = client.requests.writes({ resource: ["configmaps", "secrets", "statefulsets", "services", "persistentvolumeclaims", "deployments"] });
+  const result = await reconcileDataApp(client, app, recorder);
+  show(title, result, client.requests.writes({ resource: ["configmaps", "secrets", "statefulsets", "services", "persistentvolumeclaims", "deployments"] }) - before);
+  app = await client.get<DataApp>({ apiVersion: "example.com/v1", kind: "DataApp", name: "orders", namespace: "demo" });
+  console.log("");
+};
+
+await pass("1st reconcile (create)");
+await pass("2nd reconcile (nothing changed)");
+app = await client.patch<DataApp>({ apiVersion: "example.com/v1", kind: "DataApp", name: "orders", namespace: "demo" },
+  { spec: { config: { "app.properties": "threads=8" } } }, "merge");
+await pass("3rd reconcile (config changed: threads=8)");
+
+const events = (await client.listAll({ apiVersion: "events.k8s.io/v1", kind: "Event" }, { namespace: "demo" })).items;
+console.log("Events on DataApp/orders:");
+for (const e of events) console.log(`  ${String(e.type).padEnd(7)} ${String(e.reason).padEnd(8)} ${e.note}`);
+console.log(`\nStatus: ${JSON.stringify(app.status)}`);
+console.log(`\nTry it yourself:\n  kubectl --kubeconfig ${cluster.kubeconfigPath} -n demo get dataapps,statefulsets,pods,configmaps,services,pvc`);
 
 if (once) {
   await cluster.stop();

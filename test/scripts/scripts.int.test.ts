@@ -39,12 +39,16 @@ describe("command-line entry points", () => {
     }
   });
 
-  it("npm run demo -- --once: applies objects, waits for readiness and prints them", async () => {
+  it("npm run demo -- --once: reconciles a DataApp three times and prints results and events", async () => {
     const p = run(["examples/demo.ts", "--once"]);
     const code = await p.exit;
-    assert.equal(code, 0, p.output());
-    assert.match(p.output(), /Deployment demo\/greeter: 2\/2 ready/);
-    assert.match(p.output(), /pod greeter-[a-z0-9]+-[a-z0-9]{5}: Running/);
-    assert.match(p.output(), /kubectl --kubeconfig \S+ -n demo get/);
+    const out = p.output();
+    assert.equal(code, 0, out);
+    assert.match(out, /1st reconcile \(create\): ok, 4 write request\(s\)/);
+    assert.match(out, /2nd reconcile \(nothing changed\): ok, 0 write request\(s\)/);
+    assert.match(out, /3rd reconcile \(config changed: threads=8\): ok, 2 write request\(s\)\n\s+updated\s+ConfigMap\/orders-config/);
+    assert.match(out, /updated\s+StatefulSet\/orders/);
+    assert.match(out, /Normal\s+Created\s+Created StatefulSet\/demo\/orders/);
+    assert.match(out, /kubectl --kubeconfig \S+ -n demo get/);
   });
 });
