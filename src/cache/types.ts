@@ -1,0 +1,36 @@
+/**
+ * The cache's public shapes: an Informer per kind and scope, its event handlers and indexes.
+ */
+import type { KindRef, KubeObject } from "../client/types.ts";
+
+/** Called on cache changes, after the cache holds the new state. Handlers must be quick. */
+export interface InformerEventHandler<T extends KubeObject = KubeObject> {
+  add?(obj: T, isInitialList: boolean): void;
+  update?(oldObj: T, newObj: T): void;
+  delete?(obj: T): void;
+}
+
+/** An index function: the index values an object is filed under. */
+export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => string[];
+
+/** A shared informer: a list+watch mirror of one kind in one scope. */
+export interface Informer<T extends KubeObject = KubeObject> {
+  readonly kind: KindRef;
+  /** Namespace scope (undefined: all namespaces / cluster-scoped). */
+  readonly namespace: string | undefined;
+  /** Registers a handler; existing objects are replayed to it as `add(obj, true)`. Returns an unsubscribe. */
+  addEventHandler(handler: InformerEventHandler<T>): () => void;
+  /** Resolves after the first full list has been stored. */
+  synced(): Promise<void>;
+  hasSynced(): boolean;
+  /** The newest cached copy, or undefined. */
+  get(name: string, namespace?: string): T | undefined;
+  /** Cached objects, optionally of one namespace. */
+  list(namespace?: string): T[];
+  /** Adds an index (allowed before or after start). */
+  addIndex(name: string, fn: IndexFunc<T>): void;
+  /** Objects filed under `value` in index `name`. */
+  byIndex(name: string, value: string): T[];
+  /** The resourceVersion the cache is at. */
+  lastSyncResourceVersion(): string;
+}
