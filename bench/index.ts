@@ -5,6 +5,7 @@
 const benches: Record<string, () => Promise<void>> = {
   cluster: async () => (await import("./cluster.ts")).run(),
   builder: async () => (await import("./builder.ts")).run(),
+  runtime: async () => (await import("./runtime.ts")).run(),
   hash: async () => (await import("./hash.ts")).run(),
 };
 

@@ -1,0 +1,204 @@
+/** Cache: shared informers per kind and scope, and an ObjectReader that answers from them. */
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { ResourceClient } from "../client/resource-client.ts";
+import type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "../client/types.ts";
+import { OperatorRuntimeError } from "../errors.ts";
+import type { Logger } from "../log/logger.ts";
+import { silentLogger } from "../log/logger.ts";
+import type { Runnable } from "../manager/runnable.ts";
+import type { ReflectorTimings } from "./backoff.ts";
+import { abortable } from "./abortable.ts";
+import { fieldSelectorMatcher } from "./field-selector.ts";
+import { SharedInformer } from "./informer.ts";
+import { labelSelectorMatcher } from "./label-selector.ts";
+
+/**
+ * Options of {@link Cache}.
+ *
+ * @example
+ * ```ts
+ * const options: CacheOptions = { client, kubeConfig, logger: createLogger().child({ component: "cache" }) };
+ * ```
+ */
+export interface CacheOptions {
+  client: ResourceClient;
+  kubeConfig: KubeConfig;
+  logger?: Logger;
+  /** Backoff and watch timings of every informer (defaults: client-go's). */
+  timings?: ReflectorTimings;
+  /** How long `get`/`list` wait for an informer's first list before throwing (default 2 min). */
+  readSyncTimeoutMs?: number;
+}
+
+/**
+ * The shared cache: one {@link SharedInformer} per kind and namespace scope, and an
+ * {@link ObjectReader} answering `get`/`list` from memory — no API request per read.
+ *
+ * Expected flow: controllers ask `informer(kind)` for what they watch; the Manager calls
+ * `start(signal)` (resolves when every informer has synced) and `stop()` at shutdown.
+ * Informers asked for after `start()` start at once. `get`/`list` create the informer they
+ * need on first use and wait for its first list.
+ *
+ * Guarantees: the same kind and namespace always give the same informer. Reads return the
+ * newest copy the watch has delivered (a write is visible once its watch event arrived, not
+ * when the write returns). An all-namespaces informer serves reads of any namespace; a
+ * namespace-scoped informer serves reads of its namespace when no all-namespaces one exists.
+ *
+ * Caveats: returned objects are the cached copies — read-only; copy before changing. A read
+ * for a namespace with no informer creates an all-namespaces informer (needs list/watch on the
+ * kind cluster-wide): with namespace-only RBAC, call `informer(kind, { namespace })` first.
+ * `list` ignores `limit` (like {@link ApiReader}, it returns everything); field selectors are
+ * limited to `metadata.name` and `metadata.namespace`.
+ *
+ * Errors: reads before `start()` or after `stop()`, a namespaced `get` without a namespace, an
+ * unsupported selector, or an informer not synced within `readSyncTimeoutMs` throw
+ * {@link OperatorRuntimeError}; an unknown kind throws from discovery.
+ *
+ * @example
+ * ```ts
+ * const cache = new Cache({ client, kubeConfig });
+ * const people = cache.informer<Person>({ apiVersion: "example.com/v1", kind: "Person" });
+ * people.addIndex("surname", (p) => [p.spec.surname]);
+ * await cache.start(AbortSignal.timeout(120_000));
+ * const cm = await cache.get({ apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "app" });
+ * const web = await cache.list({ apiVersion: "v1", kind: "Pod" }, { namespace: "default", labelSelector: "app=web" });
+ * await cache.stop();
+ * ```
+ */
+export class Cache implements ObjectReader, Runnable {
+  readonly name = "cache";
+  readonly needsLeaderElection = false;
+  readonly #o: CacheOptions;
+  readonly #log: Logger;
+  readonly #informers = new Map<string, SharedInformer<KubeObject>>();
+  #state: "new" | "started" | "stopped" = "new";
+  /** Aborted by stop(): ends starts and reads still waiting for a first list. */
+  #lifetime = new AbortController();
+
+  constructor(options: CacheOptions) {
+    this.#o = options;
+    this.#log = options.logger ?? silentLogger;
+  }
+
+  /**
+   * The shared informer of `kind` in `options.namespace` (all namespaces when unset; leave it
+   * unset for cluster-scoped kinds). Created on first use; started at once if the cache runs.
+   */
+  informer<T extends KubeObject = KubeObject>(kind: KindRef, options: { namespace?: string } = {}): SharedInformer<T> {
+    const namespace = options.namespace || undefined;
+    const key = informerKey(kind, namespace);
+    let informer = this.#informers.get(key);
+    if (!informer) {
+      informer = new SharedInformer<KubeObject>({
+        client: this.#o.client, kubeConfig: this.#o.kubeConfig, kind: { apiVersion: kind.apiVersion, kind: kind.kind },
+        namespace, logger: this.#log, timings: this.#o.timings,
+      });
+      this.#informers.set(key, informer);
+      if (this.#state === "started") this.#run(informer);
+    }
+    return informer as unknown as SharedInformer<T>;
+  }
+
+  /** Every informer created so far. */
+  informers(): SharedInformer[] {
+    return [...this.#informers.values()];
+  }
+
+  /**
+   * Starts every informer; resolves when all (including any created meanwhile) have synced.
+   * Aborting `signal` before that stops the cache and rejects. A stopped cache can be started
+   * again (its informers relist).
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw signal.reason;
+    if (this.#state !== "started") this.#lifetime = new AbortController();
+    this.#state = "started";
+    for (const informer of this.#informers.values()) this.#run(informer);
+    try {
+      await abortable(this.synced(), AbortSignal.any([signal, this.#lifetime.signal]));
+    } catch (err) {
+      if (signal.aborted) await this.stop();
+      throw err;
+    }
+  }
+
+  /** Stops every informer (their watches end); resolves when all have stopped. */
+  async stop(): Promise<void> {
+    this.#state = "stopped";
+    this.#lifetime.abort(new OperatorRuntimeError("cache: stopped before it synced"));
+    await Promise.all([...this.#informers.values()].map((i) => i.stop()));
+  }
+
+  /** Starts an informer; its start() rejects only when stopped, which needs no report. */
+  #run(informer: SharedInformer<KubeObject>): void {
+    informer.start().catch(() => undefined);
+  }
+
+  /** Resolves when every informer, including any created while waiting, has synced. */
+  async synced(): Promise<void> {
+    for (;;) {
+      const pending = [...this.#informers.values()].filter((i) => !i.hasSynced());
+      if (pending.length === 0) return;
+      await Promise.all(pending.map((i) => i.synced()));
+    }
+  }
+
+  /** Whether every informer has synced (true with none). */
+  hasSynced(): boolean {
+    return [...this.#informers.values()].every((i) => i.hasSynced());
+  }
+
+  /** The newest cached copy, or undefined. Waits for the kind's informer to sync. */
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    const { informer, namespaced } = await this.#reader(ref, ref.namespace);
+    if (namespaced && !ref.namespace) {
+      throw new OperatorRuntimeError(`cache.get: ${ref.kind} "${ref.name}" (${ref.apiVersion}) is namespaced but no namespace was given. Fix: set namespace on the ref.`);
+    }
+    return informer.get(ref.name, namespaced ? ref.namespace : undefined) as T | undefined;
+  }
+
+  /** Cached objects of a kind matching `namespace`, `labelSelector` and `fieldSelector`. */
+  async list<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions = {}): Promise<T[]> {
+    const labels = options.labelSelector ? labelSelectorMatcher(options.labelSelector) : undefined;
+    const fields = options.fieldSelector ? fieldSelectorMatcher(options.fieldSelector) : undefined;
+    const { informer, namespaced } = await this.#reader(kind, options.namespace);
+    const items = informer.list(namespaced ? options.namespace || undefined : undefined);
+    return items.filter((o) => (!labels || labels(o.metadata?.labels)) && (!fields || fields(o))) as T[];
+  }
+
+  /** Picks (or creates) the informer serving a read and waits until it has synced. */
+  async #reader(kind: KindRef, namespace: string | undefined): Promise<{ informer: SharedInformer<KubeObject>; namespaced: boolean }> {
+    this.#assertRunning();
+    const info = await this.#o.client.resourceFor(kind);
+    let informer: SharedInformer<KubeObject> | undefined;
+    if (info.namespaced) {
+      informer = this.#informers.get(informerKey(kind, undefined));
+      if (!informer && namespace) informer = this.#informers.get(informerKey(kind, namespace));
+    }
+    informer ??= this.informer(kind);
+    if (!informer.hasSynced()) await this.#waitSynced(informer);
+    return { informer, namespaced: info.namespaced };
+  }
+
+  async #waitSynced(informer: SharedInformer<KubeObject>): Promise<void> {
+    const ms = this.#o.readSyncTimeoutMs ?? 120_000;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new OperatorRuntimeError(
+      `cache: ${informer.name} has not synced within ${ms} ms (its list keeps failing; see the logs).`,
+    )), ms);
+    try {
+      await abortable(informer.synced(), AbortSignal.any([timeout.signal, this.#lifetime.signal]));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #assertRunning(): void {
+    if (this.#state === "new") throw new OperatorRuntimeError("cache: read before start(). Fix: start the cache (or the Manager) before reading from it.");
+    if (this.#state === "stopped") throw new OperatorRuntimeError("cache: read after stop(). Fix: read from a running cache, or through client.reader().");
+  }
+}
+
+function informerKey(kind: KindRef, namespace: string | undefined): string {
+  return `${kind.apiVersion}|${kind.kind}|${namespace ?? ""}`;
+}

@@ -1,0 +1,27 @@
+/**
+ * The cache: shared informers (list + watch mirrors of one kind in one scope) with event
+ * handlers and indexes, and a {@link Cache} that shares them and answers reads from memory.
+ *
+ * Start with {@link Cache}; a {@link SharedInformer} or a {@link Reflector} can be used alone.
+ *
+ * @example
+ * ```ts
+ * import { Cache } from "operator-runtime";
+ * const cache = new Cache({ client, kubeConfig });
+ * cache.informer({ apiVersion: "v1", kind: "ConfigMap" }).addEventHandler({ add: (cm) => console.log(cm.metadata?.name) });
+ * await cache.start(AbortSignal.timeout(60_000));
+ * ```
+ * @module
+ */
+export { Cache } from "./cache.ts";
+export type { CacheOptions } from "./cache.ts";
+export { SharedInformer } from "./informer.ts";
+export type { SharedInformerOptions } from "./informer.ts";
+export { Reflector } from "./reflector.ts";
+export type { ReflectorOptions, ReflectorSink, ReflectorStats } from "./reflector.ts";
+export type { ReflectorTimings } from "./backoff.ts";
+export { objectKey } from "./indexer.ts";
+export { labelSelectorMatcher, parseLabelSelector } from "./label-selector.ts";
+export type { LabelRequirement } from "./label-selector.ts";
+export { fieldSelectorMatcher } from "./field-selector.ts";
+export type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";

@@ -1,0 +1,245 @@
+/** SharedInformer: a list+watch mirror of one kind in one scope, with event handlers and indexes. */
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { ResourceClient } from "../client/resource-client.ts";
+import type { KindRef, KubeObject } from "../client/types.ts";
+import type { Logger } from "../log/logger.ts";
+import { silentLogger } from "../log/logger.ts";
+import type { Runnable } from "../manager/runnable.ts";
+import type { ReflectorTimings } from "./backoff.ts";
+import { OperatorRuntimeError } from "../errors.ts";
+import { abortable } from "./abortable.ts";
+import { Indexer, objectKey } from "./indexer.ts";
+import { Reflector } from "./reflector.ts";
+import type { ReflectorStats } from "./reflector.ts";
+import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
+
+/**
+ * Options of {@link SharedInformer}.
+ *
+ * @example
+ * ```ts
+ * const options: SharedInformerOptions = { client, kubeConfig, kind: { apiVersion: "v1", kind: "Pod" },
+ *   namespace: "default", labelSelector: "app=web", timings: { initialBackoffMs: 500 } };
+ * ```
+ */
+export interface SharedInformerOptions {
+  client: ResourceClient;
+  kubeConfig: KubeConfig;
+  kind: KindRef;
+  /** Namespace scope; undefined = all namespaces (or a cluster-scoped kind). */
+  namespace?: string | undefined;
+  /** Server-side filters of the list and the watch. */
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
+  /** List in pages of this size (default: one request). */
+  pageSize?: number | undefined;
+  logger?: Logger | undefined;
+  timings?: ReflectorTimings | undefined;
+}
+
+/**
+ * A shared informer: keeps the newest copy of every object of one kind in one scope, tells
+ * handlers about adds, updates and deletes, and maintains indexes.
+ *
+ * Expected flow: `start()` lists (every object → `add(obj, true)`), `synced()` resolves, then
+ * watch events arrive as `add(obj, false)`, `update(old, new)` and `delete(lastState)`. A relist
+ * (after 410 Gone or repeated watch failures) reports the differences against the cache:
+ * objects deleted during the gap arrive as `delete`, changed ones as `update`, new ones as
+ * `add(obj, false)`, and one deleted and recreated (a new uid) as `delete` then `add`.
+ *
+ * Guarantees: handlers run after the store holds the new state, in event order, one at a
+ * time; a throwing handler is logged and does not affect others. An event whose
+ * resourceVersion is older than the stored copy's is dropped — compared only when both parse
+ * as integers (resourceVersions are opaque in general; every known API server uses integers).
+ * An event with the same resourceVersion as the stored copy changes nothing.
+ *
+ * Caveats: objects handed out (by `get`, `list`, `byIndex` and to handlers) are the cached
+ * copies: treat them as read-only, copy before changing. Handlers must be quick (enqueue work).
+ *
+ * @example
+ * ```ts
+ * const people = new SharedInformer<Person>({ client, kubeConfig, kind: { apiVersion: "example.com/v1", kind: "Person" } });
+ * people.addIndex("surname", (p) => (p.spec?.surname ? [p.spec.surname] : []));
+ * people.addEventHandler({ update: (oldP, p) => console.log("changed", p.metadata?.name) });
+ * await people.start(AbortSignal.timeout(60_000));
+ * people.byIndex("surname", "Smith");
+ * ```
+ */
+export class SharedInformer<T extends KubeObject = KubeObject> implements Informer<T>, Runnable {
+  readonly name: string;
+  readonly needsLeaderElection = false;
+  readonly kind: KindRef;
+  readonly namespace: string | undefined;
+  readonly #store: Indexer<T>;
+  readonly #reflector: Reflector<T>;
+  readonly #handlers = new Set<{ h: InformerEventHandler<T> }>();
+  readonly #log: Logger;
+  readonly #synced: Promise<void>;
+  #resolveSynced!: () => void;
+  #hasSynced = false;
+  /** Aborted by stop(): ends a start() still waiting for the first list. */
+  #lifetime = new AbortController();
+
+  constructor(options: SharedInformerOptions) {
+    this.kind = options.kind;
+    this.namespace = options.namespace;
+    this.name = `informer ${options.kind.apiVersion} ${options.kind.kind}${options.namespace ? ` in ${options.namespace}` : ""}`;
+    this.#log = (options.logger ?? silentLogger).child({ kind: options.kind.kind, namespace: options.namespace ?? "*" });
+    this.#store = new Indexer<T>((index, obj, err) => this.#log.error("index function failed", { index, key: objectKey(obj), error: err }));
+    this.#synced = new Promise((resolve) => (this.#resolveSynced = resolve));
+    this.#reflector = new Reflector<T>({
+      client: options.client, kubeConfig: options.kubeConfig, kind: options.kind, namespace: options.namespace,
+      labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize,
+      logger: options.logger, timings: options.timings,
+      sink: { replace: (items) => this.#replace(items), apply: (type, obj) => this.#apply(type, obj) },
+    });
+  }
+
+  /**
+   * Starts listing and watching (a no-op while running); resolves once synced. Aborting
+   * `signal` before that stops the informer and rejects; so does `stop()`.
+   */
+  async start(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason;
+    if (!this.running) this.#lifetime = new AbortController();
+    const lifetime = this.#lifetime.signal;
+    this.#reflector.start();
+    if (this.#hasSynced) return;
+    try {
+      await abortable(this.#synced, signal ? AbortSignal.any([signal, lifetime]) : lifetime);
+    } catch (err) {
+      if (signal?.aborted) await this.stop();
+      throw err;
+    }
+  }
+
+  /** Stops the list/watch loop; the cached objects stay readable. */
+  stop(): Promise<void> {
+    this.#lifetime.abort(new OperatorRuntimeError(`${this.name} was stopped before it synced`));
+    return this.#reflector.stop();
+  }
+
+  /** Whether the list/watch loop runs. */
+  get running(): boolean {
+    return this.#reflector.running;
+  }
+
+  /** What the underlying reflector did (lists, watches, failures, relists). */
+  get stats(): Readonly<ReflectorStats> {
+    return this.#reflector.stats;
+  }
+
+  addEventHandler(handler: InformerEventHandler<T>): () => void {
+    const entry = { h: handler };
+    this.#handlers.add(entry);
+    if (this.#hasSynced) for (const obj of this.#store.list()) this.#call("add", () => handler.add?.(obj, true));
+    return () => void this.#handlers.delete(entry);
+  }
+
+  synced(): Promise<void> {
+    return this.#synced;
+  }
+
+  hasSynced(): boolean {
+    return this.#hasSynced;
+  }
+
+  get(name: string, namespace?: string): T | undefined {
+    return this.#store.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(namespace?: string): T[] {
+    return this.#store.list(namespace);
+  }
+
+  addIndex(name: string, fn: IndexFunc<T>): void {
+    this.#store.addIndex(name, fn);
+  }
+
+  byIndex(name: string, value: string): T[] {
+    return this.#store.byIndex(name, value);
+  }
+
+  lastSyncResourceVersion(): string {
+    return this.#reflector.resourceVersion;
+  }
+
+  /** A full list: store it and report the differences against what was cached. */
+  #replace(items: T[]): void {
+    const initial = !this.#hasSynced;
+    const seen = new Set<string>();
+    for (const obj of items) {
+      const key = objectKey(obj);
+      seen.add(key);
+      const old = this.#store.get(key);
+      if (old && sameVersion(old, obj)) continue;
+      if (old && old.metadata?.uid !== obj.metadata?.uid) {
+        // Deleted and recreated during a gap: report it as such, not as an update.
+        this.#store.delete(key);
+        this.#emit("delete", (h) => h.delete?.(old));
+      }
+      const prev = this.#store.get(key);
+      this.#store.set(key, obj);
+      if (prev) this.#emit("update", (h) => h.update?.(prev, obj));
+      else this.#emit("add", (h) => h.add?.(obj, initial));
+    }
+    for (const key of [...this.#store.keys()]) {
+      if (seen.has(key)) continue;
+      const old = this.#store.delete(key)!;
+      this.#emit("delete", (h) => h.delete?.(old));
+    }
+    if (initial) {
+      this.#hasSynced = true;
+      this.#resolveSynced();
+    }
+  }
+
+  #apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T): void {
+    const key = objectKey(obj);
+    const old = this.#store.get(key);
+    if (old && isOlder(obj, old)) {
+      this.#log.debug("dropped a stale event", { type, key, resourceVersion: obj.metadata?.resourceVersion });
+      return;
+    }
+    if (type === "DELETED") {
+      if (!old) return;
+      this.#store.delete(key);
+      this.#emit("delete", (h) => h.delete?.(obj));
+      return;
+    }
+    if (old && sameVersion(old, obj)) return;
+    this.#store.set(key, obj);
+    if (old) this.#emit("update", (h) => h.update?.(old, obj));
+    else this.#emit("add", (h) => h.add?.(obj, false));
+  }
+
+  #emit(event: string, fn: (h: InformerEventHandler<T>) => void): void {
+    for (const entry of [...this.#handlers]) {
+      if (this.#handlers.has(entry)) this.#call(event, () => fn(entry.h));
+    }
+  }
+
+  #call(event: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#log.error("event handler failed", { event, error: err });
+    }
+  }
+}
+
+const INTEGER = /^\d+$/;
+
+/** Whether `a` has a resourceVersion older than `b`'s (only when both are integers). */
+function isOlder(a: KubeObject, b: KubeObject): boolean {
+  const ra = a.metadata?.resourceVersion;
+  const rb = b.metadata?.resourceVersion;
+  if (!ra || !rb || !INTEGER.test(ra) || !INTEGER.test(rb)) return false;
+  return BigInt(ra) < BigInt(rb);
+}
+
+/** Whether two copies carry the same (non-empty) resourceVersion. */
+function sameVersion(a: KubeObject, b: KubeObject): boolean {
+  const ra = a.metadata?.resourceVersion;
+  return !!ra && ra === b.metadata?.resourceVersion;
+}

@@ -1,0 +1,312 @@
+/** Reflector: lists then watches one kind in one scope, forever, feeding a store. */
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { ResourceClient } from "../client/resource-client.ts";
+import type { ResourceInfo } from "../client/discovery.ts";
+import type { KindRef, KubeObject, ListOptions } from "../client/types.ts";
+import { TooManyRequestsError } from "../errors.ts";
+import type { Logger } from "../log/logger.ts";
+import { silentLogger } from "../log/logger.ts";
+import { Backoff, resolveTimings } from "./backoff.ts";
+import type { ReflectorTimings, ResolvedTimings } from "./backoff.ts";
+import { collectionPath, openWatch } from "./watch-stream.ts";
+import type { WatchEventType, WatchStream } from "./watch-stream.ts";
+
+/**
+ * Where a reflector delivers what it learns. Calls never overlap and come in order.
+ *
+ * @example
+ * ```ts
+ * const byName = new Map<string, KubeObject>();
+ * const sink: ReflectorSink = {
+ *   replace: (items) => { byName.clear(); for (const o of items) byName.set(o.metadata!.name!, o); },
+ *   apply: (type, o) => (type === "DELETED" ? byName.delete(o.metadata!.name!) : byName.set(o.metadata!.name!, o)),
+ * };
+ * ```
+ */
+export interface ReflectorSink<T extends KubeObject = KubeObject> {
+  /** A complete list at `resourceVersion`: replace the contents (report the differences). */
+  replace(items: T[], resourceVersion: string): void;
+  /** One watch event (ADDED, MODIFIED or DELETED with the object's last state). */
+  apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T): void;
+}
+
+/**
+ * Options of {@link Reflector}.
+ *
+ * @example
+ * ```ts
+ * const options: ReflectorOptions = { client, kubeConfig, kind: { apiVersion: "apps/v1", kind: "Deployment" },
+ *   namespace: "prod", labelSelector: "app=web", sink, timings: { maxBackoffMs: 10_000 } };
+ * ```
+ */
+export interface ReflectorOptions<T extends KubeObject = KubeObject> {
+  client: ResourceClient;
+  kubeConfig: KubeConfig;
+  kind: KindRef;
+  /** Namespace scope; undefined = all namespaces (ignored for cluster-scoped kinds). */
+  namespace?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
+  /** List in pages of this size (default: one request). */
+  pageSize?: number | undefined;
+  sink: ReflectorSink<T>;
+  logger?: Logger | undefined;
+  timings?: ReflectorTimings | undefined;
+}
+
+/**
+ * Counters of what a reflector did, for tests and diagnostics.
+ *
+ * @example
+ * ```ts
+ * const { lists, relists, watchFailures }: ReflectorStats = informer.stats;
+ * ```
+ */
+export interface ReflectorStats {
+  /** Successful lists (the first one included). */
+  lists: number;
+  /** Failed list attempts. */
+  listFailures: number;
+  /** Watch requests started. */
+  watches: number;
+  /** Watches that ended with an error (not a clean close, not a 410). */
+  watchFailures: number;
+  /** Relists caused by 410 Gone or by repeated watch failures. */
+  relists: number;
+}
+
+/** One run between start() and stop(). */
+interface Session {
+  stopped: boolean;
+  /** Resolves when stop() is called. */
+  stopping: Promise<"stopped">;
+  stop(): void;
+  watch: WatchStream | undefined;
+  loop: Promise<void>;
+}
+
+/**
+ * Mirrors one kind in one scope into a {@link ReflectorSink}: list, then watch from the list's
+ * resourceVersion with bookmarks, resuming and relisting as needed.
+ *
+ * Expected flow: discovery → list (replace) → watch `timeoutSeconds` random 300–600 s → on a
+ * clean close (server timeout, dropped watch) resume at once from the last resourceVersion
+ * (updated by every event, bookmarks included) → on 410 Gone (ERROR event or HTTP) relist at
+ * once (after a backoff if the 410 came on the first watch after a list) →
+ * on any other error (network, 5xx, 429, an aborted stream, a connect timeout) retry the watch
+ * after a jittered exponential backoff (800 ms doubling to 30 s, reset after 2 min without
+ * failures), relisting after `relistAfterWatchFailures` consecutive failures. Failed lists back
+ * off the same way and are retried.
+ *
+ * Guarantees: never stops by itself and never throws out of its loop: only {@link stop} ends
+ * it. No sink call happens after `stop()` resolves. Sink errors are logged, not propagated.
+ *
+ * Caveats: a stream that went silent (client-node aborts after 30 s without data) or closed
+ * cleanly is resumed at once only if it delivered an event or stayed open at least
+ * `initialBackoffMs`; otherwise it counts as a failure, so a server that closes every watch at
+ * once cannot cause a hot loop.
+ *
+ * @example
+ * ```ts
+ * const reflector = new Reflector({ client, kubeConfig, kind: { apiVersion: "v1", kind: "ConfigMap" },
+ *   namespace: "default", sink: { replace: (items) => console.log(items.length), apply: (t, o) => console.log(t, o.metadata?.name) } });
+ * reflector.start();
+ * // …
+ * await reflector.stop();
+ * ```
+ */
+export class Reflector<T extends KubeObject = KubeObject> {
+  readonly kind: KindRef;
+  readonly namespace: string | undefined;
+  /** What this reflector did so far. */
+  readonly stats: ReflectorStats = { lists: 0, listFailures: 0, watches: 0, watchFailures: 0, relists: 0 };
+  readonly #o: ReflectorOptions<T>;
+  readonly #t: ResolvedTimings;
+  readonly #log: Logger;
+  readonly #backoff: Backoff;
+  #rv = "";
+  #session: Session | undefined;
+
+  constructor(options: ReflectorOptions<T>) {
+    this.#o = options;
+    this.kind = options.kind;
+    this.namespace = options.namespace;
+    this.#t = resolveTimings(options.timings);
+    this.#backoff = new Backoff(this.#t);
+    this.#log = (options.logger ?? silentLogger).child({
+      kind: options.kind.kind, apiVersion: options.kind.apiVersion, namespace: options.namespace ?? "*",
+    });
+  }
+
+  /** The last resourceVersion seen (from a list, an event or a bookmark); "" before the first list. */
+  get resourceVersion(): string {
+    return this.#rv;
+  }
+
+  /** Whether the loop runs (between start and stop). */
+  get running(): boolean {
+    return this.#session !== undefined && !this.#session.stopped;
+  }
+
+  /** Starts the list/watch loop (a no-op while running). A restart after stop relists. */
+  start(): void {
+    if (this.running) return;
+    let stop!: () => void;
+    const stopping = new Promise<"stopped">((resolve) => (stop = () => resolve("stopped")));
+    const session: Session = { stopped: false, stopping, stop, watch: undefined, loop: Promise.resolve() };
+    this.#session = session;
+    session.loop = this.#run(session).catch((err: unknown) => {
+      // Unreachable by design; logged so a bug can never become an unhandled rejection.
+      this.#log.error("reflector loop failed", { error: err });
+    });
+  }
+
+  /** Stops the loop and the open watch; resolves when nothing more will reach the sink. */
+  async stop(): Promise<void> {
+    const s = this.#session;
+    if (!s || s.stopped) return s?.loop;
+    s.stopped = true;
+    s.stop();
+    s.watch?.stop();
+    await s.loop;
+  }
+
+  async #run(s: Session): Promise<void> {
+    let info: ResourceInfo | undefined;
+    let needList = true;
+    let failedWatches = 0;
+    while (!s.stopped) {
+      const listing = needList;
+      if (needList) {
+        try {
+          if (!info) {
+            const found = await this.#race(s, this.#o.client.resourceFor(this.#o.kind));
+            if (found === "stopped" || s.stopped) return;
+            info = found;
+          }
+          const listed = await this.#race(s, this.#o.client.listAll<T>(this.#o.kind, this.#listOptions()));
+          if (listed === "stopped" || s.stopped) return;
+          this.#rv = listed.resourceVersion;
+          this.stats.lists++;
+          this.#deliver(() => this.#o.sink.replace(listed.items, listed.resourceVersion));
+          this.#log.debug("listed", { items: listed.items.length, resourceVersion: listed.resourceVersion });
+          needList = false;
+          failedWatches = 0;
+        } catch (err) {
+          this.stats.listFailures++;
+          const delay = this.#delayAfter(err);
+          this.#log.warn("list failed; retrying", { error: err, retryInMs: delay, attempt: this.#backoff.failures });
+          await this.#sleep(s, delay);
+          continue;
+        }
+      }
+      if (!info) continue;
+      const outcome = await this.#watchOnce(s, info);
+      switch (outcome.type) {
+        case "stopped":
+          return;
+        case "gone":
+          this.stats.relists++;
+          this.#log.info("watch expired (410); relisting", { resourceVersion: this.#rv, error: outcome.error });
+          needList = true;
+          // 410 right after a fresh list is abnormal: back off so it cannot become a list loop.
+          if (listing) await this.#sleep(s, this.#backoff.next());
+          break;
+        case "closed":
+        case "silent":
+          if (outcome.events > 0 || outcome.durationMs >= this.#t.initialBackoffMs) {
+            failedWatches = 0;
+            this.#log.debug(`watch ${outcome.type === "closed" ? "closed" : "went silent"}; resuming`, { resourceVersion: this.#rv });
+            break;
+          }
+          this.#log.debug("watch ended at once; backing off", { resourceVersion: this.#rv });
+          await this.#sleep(s, this.#backoff.next());
+          break;
+        case "error": {
+          this.stats.watchFailures++;
+          if (outcome.events > 0) failedWatches = 0;
+          failedWatches++;
+          if (failedWatches >= this.#t.relistAfterWatchFailures) {
+            this.stats.relists++;
+            needList = true;
+            failedWatches = 0;
+          }
+          const delay = this.#delayAfter(outcome.error);
+          this.#log.warn(needList ? "watch failed repeatedly; relisting" : "watch failed; resuming", {
+            error: outcome.error, retryInMs: delay, resourceVersion: this.#rv,
+          });
+          await this.#sleep(s, delay);
+          break;
+        }
+      }
+    }
+  }
+
+  #watchOnce(s: Session, info: ResourceInfo): Promise<Awaited<WatchStream["done"]>> {
+    const t = this.#t;
+    const span = t.maxWatchTimeoutSeconds - t.minWatchTimeoutSeconds;
+    const query: Record<string, string | number | boolean | undefined> = {
+      resourceVersion: this.#rv,
+      allowWatchBookmarks: true,
+      timeoutSeconds: Math.floor(t.minWatchTimeoutSeconds + t.random() * (span + 1)),
+      labelSelector: this.#o.labelSelector,
+      fieldSelector: this.#o.fieldSelector,
+    };
+    this.stats.watches++;
+    const watch = openWatch({
+      kubeConfig: this.#o.kubeConfig, path: collectionPath(info, this.namespace), query, now: t.now,
+      onEvent: (type, obj) => this.#onEvent(s, type, obj as T),
+    });
+    s.watch = watch;
+    return watch.done.finally(() => {
+      if (s.watch === watch) s.watch = undefined;
+    });
+  }
+
+  #onEvent(s: Session, type: WatchEventType, obj: T): void {
+    if (s.stopped) return;
+    const rv = obj.metadata?.resourceVersion;
+    if (type !== "BOOKMARK") {
+      const typed = { apiVersion: this.#o.kind.apiVersion, kind: this.#o.kind.kind, ...obj } as T;
+      this.#deliver(() => this.#o.sink.apply(type, typed));
+    }
+    if (rv) this.#rv = rv;
+  }
+
+  #deliver(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#log.error("cache sink failed", { error: err });
+    }
+  }
+
+  #listOptions(): ListOptions {
+    const o = this.#o;
+    return {
+      ...(this.namespace !== undefined ? { namespace: this.namespace } : {}),
+      ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
+      ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
+      ...(o.pageSize !== undefined ? { limit: o.pageSize } : {}),
+    };
+  }
+
+  /** The backoff delay, stretched to a server's Retry-After (capped at the max backoff). */
+  #delayAfter(err: unknown): number {
+    const delay = this.#backoff.next();
+    const retryAfter = err instanceof TooManyRequestsError ? err.retryAfterSeconds : undefined;
+    return retryAfter ? Math.max(delay, Math.min(retryAfter * 1000, this.#t.maxBackoffMs)) : delay;
+  }
+
+  /** Waits for `p` or for stop(); a rejection of `p` after stop is swallowed. */
+  #race<V>(s: Session, p: Promise<V>): Promise<V | "stopped"> {
+    p.catch(() => undefined);
+    return Promise.race([p, s.stopping]);
+  }
+
+  #sleep(s: Session, ms: number): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    const slept = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    return Promise.race([slept, s.stopping]).finally(() => clearTimeout(timer));
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Event filters for controllers: which changes are worth a reconcile.
+ */
+import type { KubeObject } from "../client/types.ts";
+
+/** Decides whether an event enqueues. `oldObj` is set for updates only. */
+export type Predicate = (event: { type: "add" | "update" | "delete"; obj: KubeObject; oldObj?: KubeObject }) => boolean;
+
+/**
+ * Updates only when `metadata.generation` changed (spec changes), plus every add and delete.
+ * Status-only and metadata-only updates are skipped.
+ *
+ * @example
+ * ```ts
+ * mgr.controller("dataapp").for({ apiVersion: "example.com/v1", kind: "DataApp" }, { predicates: [generationChanged] })
+ * ```
+ */
+export const generationChanged: Predicate = (e) =>
+  e.type !== "update" || e.oldObj?.metadata?.generation !== e.obj.metadata?.generation;
+
+/** Updates only when labels changed, plus adds and deletes. */
+export const labelsChanged: Predicate = (e) =>
+  e.type !== "update" || JSON.stringify(e.oldObj?.metadata?.labels ?? {}) !== JSON.stringify(e.obj.metadata?.labels ?? {});
+
+/** Skips updates that changed nothing but the resourceVersion (periodic resyncs). */
+export const resourceVersionChanged: Predicate = (e) =>
+  e.type !== "update" || e.oldObj?.metadata?.resourceVersion !== e.obj.metadata?.resourceVersion;
+
+/** Only objects whose labels match every given label. */
+export function hasLabels(labels: Record<string, string>): Predicate {
+  return (e) => Object.entries(labels).every(([k, v]) => e.obj.metadata?.labels?.[k] === v);
+}
+
+/** Passes when all predicates pass. */
+export function and(...predicates: Predicate[]): Predicate {
+  return (e) => predicates.every((p) => p(e));
+}
+
+/** Passes when any predicate passes. */
+export function or(...predicates: Predicate[]): Predicate {
+  return (e) => predicates.some((p) => p(e));
+}

@@ -1,0 +1,285 @@
+/**
+ * De-duplicating, delaying, rate-limited queue of keys that hands each key to one worker at a time.
+ */
+import { realClock } from "./clock.ts";
+import type { Clock } from "./clock.ts";
+import { noopMetrics } from "./metrics-hooks.ts";
+import type { WorkQueueMetrics } from "./metrics-hooks.ts";
+import { defaultControllerRateLimiter } from "./rate-limiter.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
+
+/** Node caps timer delays at 2^31 − 1 ms; longer delays are re-armed in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How often the unfinished-work / longest-running gauges are reported. */
+const UNFINISHED_WORK_INTERVAL_MS = 1000;
+
+/**
+ * Options of {@link WorkQueue}.
+ *
+ * @example
+ * ```ts
+ * const options: WorkQueueOptions = { name: "dataapp", rateLimiter: defaultControllerRateLimiter() };
+ * ```
+ */
+export interface WorkQueueOptions {
+  /** The queue's name (the `name` label of its metrics). */
+  name: string;
+  /** Backoff for {@link WorkQueue.addRateLimited} (default {@link defaultControllerRateLimiter}). */
+  rateLimiter?: RateLimiter;
+  /** Measurement hooks (default: record nothing). */
+  metrics?: WorkQueueMetrics;
+  /** Time source and timers (default {@link realClock}); tests pass a {@link ManualClock}. */
+  clock?: Clock;
+}
+
+/**
+ * The controller's work queue of string keys (`"namespace/name"`), with client-go's semantics:
+ * a dirty set (keys that need a run) and a processing set (keys a worker holds).
+ *
+ * Expected flow: producers `add` keys; each worker loops `key = await get()` → reconcile →
+ * `forget(key)` on success or `addRateLimited(key)` on failure (or `addAfter(key, ms)`) →
+ * `done(key)`; the worker stops when `get()` resolves `undefined`.
+ *
+ * Guarantees:
+ * - A key is waiting in the queue at most once; adding a waiting key again does nothing.
+ * - A key is never handed to two workers at once. Adds while a key is processing mark it
+ *   dirty, and it is queued exactly once more when `done(key)` is called.
+ * - Ready keys are handed out first in, first out; waiting `get()`s are served in call order.
+ * - `addAfter` keeps the earliest deadline per key: a longer delay never postpones a pending
+ *   one, a shorter one brings it forward. A delayed add does not cancel an immediate one.
+ * - After `shutDown()` or `shutDownWithDrain()`: adds are ignored, nothing more is handed
+ *   out, pending and future `get()`s resolve `undefined`, delayed adds are dropped, and no
+ *   timer of the queue is left pending (all timers are also `unref()`'d while running).
+ *
+ * Caveats: `done` for a key that is not processing is ignored. Metrics: `depth` counts dirty
+ * keys (ready ones plus those waiting for their running turn to finish), like
+ * `workqueue_depth`; `len()` counts only ready keys.
+ *
+ * @example
+ * ```ts
+ * const queue = new WorkQueue({ name: "dataapp" });
+ * queue.add("default/my-app");
+ * for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
+ *   try {
+ *     await reconcile(key);
+ *     queue.forget(key);
+ *   } catch {
+ *     queue.addRateLimited(key);
+ *   } finally {
+ *     queue.done(key);
+ *   }
+ * }
+ * ```
+ */
+export class WorkQueue {
+  /** The queue's name. */
+  readonly name: string;
+  readonly #limiter: RateLimiter;
+  readonly #metrics: WorkQueueMetrics;
+  readonly #clock: Clock;
+  /** Ready keys, FIFO: `#ready[#head …]`. */
+  #ready: string[] = [];
+  #head = 0;
+  /** Keys that need a run (ready, or parked until their current run is done). */
+  readonly #dirty = new Set<string>();
+  /** Keys held by workers → when they were handed out. */
+  readonly #processing = new Map<string, number>();
+  /** Dirty keys → when they became dirty (for queue latency). */
+  readonly #addedAt = new Map<string, number>();
+  /** Delayed adds → deadline and timer. */
+  readonly #waiting = new Map<string, { at: number; timer: unknown }>();
+  /** Workers blocked in `get()`, in call order. */
+  #getters: ((key: string | undefined) => void)[] = [];
+  #shuttingDown = false;
+  #drained: { promise: Promise<void>; resolve: () => void } | undefined;
+  #ticker: unknown;
+
+  /** Creates the queue and starts its 1 s unfinished-work report (an unref'd timer). */
+  constructor(options: WorkQueueOptions) {
+    this.name = options.name;
+    this.#limiter = options.rateLimiter ?? defaultControllerRateLimiter();
+    this.#metrics = options.metrics ?? noopMetrics.workQueue(options.name);
+    this.#clock = options.clock ?? realClock;
+    this.#tick();
+  }
+
+  /** Queues the key unless it is already waiting; a key being processed runs once more after `done`. */
+  add(key: string): void {
+    if (this.#shuttingDown || this.#dirty.has(key)) return;
+    this.#metrics.add();
+    this.#dirty.add(key);
+    this.#addedAt.set(key, this.#clock.now());
+    this.#metrics.depth(this.#dirty.size);
+    if (!this.#processing.has(key)) this.#enqueue(key);
+  }
+
+  /** Adds the key after `ms` milliseconds, keeping the earliest pending deadline; `ms <= 0` adds now. */
+  addAfter(key: string, ms: number): void {
+    if (this.#shuttingDown) return;
+    if (!(ms > 0)) {
+      this.add(key);
+      return;
+    }
+    const at = this.#clock.now() + ms;
+    const pending = this.#waiting.get(key);
+    if (pending) {
+      if (pending.at <= at) return;
+      this.#clock.clearTimeout(pending.timer);
+    }
+    this.#arm(key, at, ms);
+  }
+
+  /** Adds the key after the rate limiter's delay for it, counting a retry. */
+  addRateLimited(key: string): void {
+    if (this.#shuttingDown) return;
+    this.#metrics.retry();
+    this.addAfter(key, this.#limiter.when(key));
+  }
+
+  /** Resets the rate limiter's backoff for the key (call after a successful run). */
+  forget(key: string): void {
+    this.#limiter.forget(key);
+  }
+
+  /** Retries the rate limiter counted for the key since it was last forgotten. */
+  numRequeues(key: string): number {
+    return this.#limiter.retries(key);
+  }
+
+  /** The next ready key, waiting if none is; `undefined` once the queue is shutting down. */
+  get(): Promise<string | undefined> {
+    if (this.#shuttingDown) return Promise.resolve(undefined);
+    if (this.len() > 0) return Promise.resolve(this.#take(this.#shift()));
+    return new Promise((resolve) => this.#getters.push(resolve));
+  }
+
+  /** Marks the key's run finished; if it was added meanwhile, it is queued again. */
+  done(key: string): void {
+    const started = this.#processing.get(key);
+    if (started === undefined) return;
+    this.#processing.delete(key);
+    this.#metrics.workDuration((this.#clock.now() - started) / 1000);
+    if (this.#dirty.has(key) && !this.#shuttingDown) this.#enqueue(key);
+    if (this.#shuttingDown && this.#processing.size === 0) this.#finish();
+  }
+
+  /** Keys ready to be handed out. */
+  len(): number {
+    return this.#ready.length - this.#head;
+  }
+
+  /** Keys currently held by workers. */
+  processing(): number {
+    return this.#processing.size;
+  }
+
+  /** Whether `shutDown` or `shutDownWithDrain` was called. */
+  isShuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Stops at once: ignores adds, hands out nothing more, resolves waiting `get()`s with `undefined`. */
+  shutDown(): void {
+    this.#beginShutdown();
+    this.#stopTicker();
+  }
+
+  /** Stops like `shutDown`, then resolves once every key being processed is `done`. */
+  shutDownWithDrain(): Promise<void> {
+    this.#beginShutdown();
+    if (this.#processing.size === 0) this.#finish();
+    if (this.#drained) return this.#drained.promise;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.#drained = { promise, resolve };
+    return promise;
+  }
+
+  #beginShutdown(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    for (const w of this.#waiting.values()) this.#clock.clearTimeout(w.timer);
+    this.#waiting.clear();
+    const getters = this.#getters;
+    this.#getters = [];
+    for (const resolve of getters) resolve(undefined);
+  }
+
+  /** Nothing is processing any more after shutdown: stop reporting, release drain waiters. */
+  #finish(): void {
+    this.#stopTicker();
+    this.#drained?.resolve();
+    if (!this.#drained) this.#drained = { promise: Promise.resolve(), resolve: () => undefined };
+  }
+
+  /** Makes a dirty, not-processing key ready: straight to a waiting worker, else to the FIFO. */
+  #enqueue(key: string): void {
+    const getter = this.#getters.shift();
+    if (getter) getter(this.#take(key));
+    else this.#ready.push(key);
+  }
+
+  /** Hands a ready key out: dirty → processing. */
+  #take(key: string): string {
+    const now = this.#clock.now();
+    this.#dirty.delete(key);
+    this.#processing.set(key, now);
+    this.#metrics.queueLatency((now - (this.#addedAt.get(key) ?? now)) / 1000);
+    this.#addedAt.delete(key);
+    this.#metrics.depth(this.#dirty.size);
+    return key;
+  }
+
+  #shift(): string {
+    const key = this.#ready[this.#head++]!;
+    if (this.#head === this.#ready.length) {
+      this.#ready = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#ready.length) {
+      this.#ready = this.#ready.slice(this.#head);
+      this.#head = 0;
+    }
+    return key;
+  }
+
+  /** Sets the delayed-add timer; delays past Node's timer limit are re-armed until due. */
+  #arm(key: string, at: number, ms: number): void {
+    const step = Math.min(ms, MAX_TIMER_MS);
+    const timer = this.#clock.setTimeout(() => {
+      if (step < ms) {
+        this.#arm(key, at, at - this.#clock.now());
+        return;
+      }
+      this.#waiting.delete(key);
+      this.add(key);
+    }, step);
+    unref(timer);
+    this.#waiting.set(key, { at, timer });
+  }
+
+  #tick(): void {
+    this.#ticker = this.#clock.setTimeout(() => {
+      const now = this.#clock.now();
+      let total = 0;
+      let longest = 0;
+      for (const started of this.#processing.values()) {
+        total += now - started;
+        longest = Math.max(longest, now - started);
+      }
+      this.#metrics.unfinishedWork(total / 1000, longest / 1000);
+      this.#tick();
+    }, UNFINISHED_WORK_INTERVAL_MS);
+    unref(this.#ticker);
+  }
+
+  #stopTicker(): void {
+    if (this.#ticker === undefined) return;
+    this.#clock.clearTimeout(this.#ticker);
+    this.#ticker = undefined;
+  }
+}
+
+/** Lets a Node timer handle not keep the process alive (other clocks' handles are left alone). */
+function unref(handle: unknown): void {
+  if (typeof handle === "object" && handle !== null && "unref" in handle && typeof handle.unref === "function") handle.unref();
+}

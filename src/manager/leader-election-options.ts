@@ -1,0 +1,47 @@
+/** The options of LeaderElector and the reasons its leadership ends. */
+import type { ResourceClient } from "../client/resource-client.ts";
+import type { Logger } from "../log/logger.ts";
+
+/**
+ * Options of `LeaderElector`. Durations in ms; defaults are controller-runtime's
+ * 15 s / 10 s / 2 s. Must hold: leaseDurationMs > renewDeadlineMs > retryPeriodMs > 0.
+ *
+ * @example
+ * ```ts
+ * const options: LeaderElectorOptions = { client, namespace: "operators", name: "dataapp-operator",
+ *   identity: `${hostname()}_${randomUUID()}` };
+ * ```
+ */
+export interface LeaderElectorOptions {
+  client: ResourceClient;
+  /** Namespace of the Lease. */
+  namespace: string;
+  /** Name of the Lease (one per operator). */
+  name: string;
+  /** This candidate's identity, unique among the replicas (pod name + random suffix). */
+  identity: string;
+  /** How long a holder's lease stays valid after a candidate last saw it change. */
+  leaseDurationMs?: number;
+  /** How long the leader keeps trying to renew before it gives up leading. */
+  renewDeadlineMs?: number;
+  /** Time between attempts (candidates) and between renewals (leader). */
+  retryPeriodMs?: number;
+  logger?: Logger;
+  /** Receives leader_election_master_status (a `Metrics`). */
+  metrics?: { leaderStatus(name: string, leading: boolean): void };
+  /** The clock (epoch ms) for Lease timestamps and expiry judgements. Default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * Why leading ended: no renewal succeeded within renewDeadline, another candidate took the
+ * Lease, or `stop()`.
+ *
+ * @example
+ * ```ts
+ * elector.onStoppedLeading((reason: StoppedLeadingReason) => {
+ *   if (reason !== "stopped") process.exitCode = 1; // lost, not shut down
+ * });
+ * ```
+ */
+export type StoppedLeadingReason = "renew-deadline" | "taken-over" | "stopped";

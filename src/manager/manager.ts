@@ -1,0 +1,280 @@
+/**
+ * The Manager: owns the client, the shared cache, the metrics and health server and the
+ * leader elector, and runs controllers — the seed's instance-operator lifecycle: create
+ * everything, start it, wait for SIGTERM/SIGINT, drain controllers, stop caches, release the
+ * lease, exit 0.
+ */
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { KindRef } from "../client/types.ts";
+import { ResourceClient } from "../client/resource-client.ts";
+import { Cache } from "../cache/cache.ts";
+import type { Logger } from "../log/logger.ts";
+import { createLogger } from "../log/logger.ts";
+import { Controller } from "../controller/controller.ts";
+import type { ControllerOptions, MapFunc, WatchOptions } from "../controller/controller.ts";
+import type { Reconciler } from "../controller/reconciler.ts";
+import type { Runnable } from "./runnable.ts";
+import { LeaderElector } from "./leader-election.ts";
+import { Metrics } from "./metrics.ts";
+import { HealthServer } from "./health-server.ts";
+
+/** Leader election settings. */
+export interface LeaderElectionOptions {
+  /** Namespace of the Lease. */
+  namespace: string;
+  /** Lease name (one per operator). */
+  name: string;
+  /** This process's identity (default: hostname + random suffix). */
+  identity?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+}
+
+/** Options of {@link Manager}. */
+export interface ManagerOptions {
+  kubeConfig: KubeConfig;
+  /** Field manager of the client (server-side apply). Default "operator-runtime". */
+  fieldManager?: string;
+  logger?: Logger;
+  /** Off (false, the default) or the Lease to hold while reconciling. */
+  leaderElection?: false | LeaderElectionOptions;
+  /** Port of /metrics, /healthz and /readyz (0 = ephemeral; false = no server). Default 8080. */
+  healthPort?: number | false;
+  /** Host the health server binds (default 0.0.0.0 in a pod; tests use 127.0.0.1). */
+  healthHost?: string;
+}
+
+/**
+ * Runs controllers with shared caches, leader election, metrics and health.
+ *
+ * Expected flow: `start()` starts the cache, the health server and (if enabled) leader
+ * election; controllers start when this process leads (at once without election). When
+ * leadership is lost, controllers are stopped at once (running reconciles see their signal
+ * aborted) and `lost` resolves — exit the process then, as controller-runtime does.
+ * `stop()` drains controllers, stops the cache, releases the lease, stops the server.
+ * `runUntilSignal()` is the whole lifecycle for a `main()`.
+ *
+ * @example
+ * ```ts
+ * const mgr = new Manager({ kubeConfig, fieldManager: "dataapp-operator",
+ *   leaderElection: { namespace: "operators", name: "dataapp-operator" } });
+ * mgr.controller("dataapp")
+ *   .for({ apiVersion: "example.com/v1", kind: "DataApp" })
+ *   .owns({ apiVersion: "apps/v1", kind: "StatefulSet" })
+ *   .reconcile(async (req) => Result.done());
+ * process.exit(await mgr.runUntilSignal());
+ * ```
+ */
+export class Manager {
+  readonly client: ResourceClient;
+  readonly cache: Cache;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+  readonly elector: LeaderElector | undefined;
+  readonly health: HealthServer | undefined;
+  /** Resolves when leadership is lost (never without leader election). */
+  readonly lost: Promise<void>;
+  /** Resolves with the error when a controller fails to start while leading. */
+  readonly failed: Promise<unknown>;
+  readonly #runnables: Runnable[] = [];
+  readonly #leaderRunnables: Runnable[] = [];
+  #resolveLost!: () => void;
+  #fail!: (err: unknown) => void;
+  #started = false;
+  #stopping: Promise<void> | undefined;
+  #leading = false;
+  #abort = new AbortController();
+
+  constructor(options: ManagerOptions) {
+    this.logger = options.logger ?? createLogger();
+    this.client = new ResourceClient({ kubeConfig: options.kubeConfig, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
+    this.cache = new Cache({ client: this.client, kubeConfig: options.kubeConfig, logger: this.logger.child({ component: "cache" }) });
+    this.metrics = new Metrics();
+    this.lost = new Promise((resolve) => (this.#resolveLost = resolve));
+    this.failed = new Promise((resolve) => (this.#fail = resolve));
+    if (options.leaderElection) {
+      const le = options.leaderElection;
+      this.elector = new LeaderElector({
+        client: this.client, namespace: le.namespace, name: le.name,
+        identity: le.identity ?? `${hostname()}_${randomUUID().slice(0, 8)}`,
+        ...(le.leaseDurationMs !== undefined ? { leaseDurationMs: le.leaseDurationMs } : {}),
+        ...(le.renewDeadlineMs !== undefined ? { renewDeadlineMs: le.renewDeadlineMs } : {}),
+        ...(le.retryPeriodMs !== undefined ? { retryPeriodMs: le.retryPeriodMs } : {}),
+        logger: this.logger.child({ component: "leader-election" }),
+        metrics: this.metrics,
+      });
+    }
+    if (options.healthPort !== false) {
+      this.health = new HealthServer({
+        port: options.healthPort ?? 8080,
+        host: options.healthHost ?? "0.0.0.0",
+        metrics: this.metrics,
+        checks: { healthz: () => true, readyz: () => this.ready() },
+      });
+    }
+  }
+
+  /** Registers a runnable (controllers wait for leadership; others run on every replica). */
+  add(runnable: Runnable): void {
+    (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
+    if (this.#started && (!runnable.needsLeaderElection || this.#leading)) void this.#startOne(runnable);
+  }
+
+  /** The registered controllers. */
+  controllers(): Controller[] {
+    return this.#leaderRunnables.filter((r): r is Controller => r instanceof Controller);
+  }
+
+  /** Starts building a controller; `.reconcile(fn)` registers it. */
+  controller(name: string): ControllerBuilder {
+    return new ControllerBuilder(this, name);
+  }
+
+  /** Ready: caches synced, and leading or standing by. */
+  ready(): boolean {
+    return this.#started && !this.#stopping && this.cache.hasSynced();
+  }
+
+  /** Whether this process currently leads (always true without leader election once started). */
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  /** Starts everything; resolves once caches are synced and election runs. */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    const signal = this.#abort.signal;
+    if (this.health) await this.health.start(signal);
+    await this.cache.start(signal);
+    for (const r of this.#runnables) await this.#startOne(r);
+    if (!this.elector) {
+      await this.#lead();
+      return;
+    }
+    this.elector.onStartedLeading(() => void this.#lead());
+    this.elector.onStoppedLeading(() => void this.#loseLeadership());
+    await this.elector.start(signal);
+  }
+
+  /** Drains controllers, stops caches and runnables, releases the lease, stops the server. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.logger.info("stopping: draining controllers");
+      await Promise.all(this.#leaderRunnables.map((r) => r.stop().catch((err) => this.logger.error("stop failed", { runnable: r.name, error: err }))));
+      this.#abort.abort();
+      await Promise.all(this.#runnables.map((r) => r.stop().catch(() => undefined)));
+      await this.cache.stop();
+      if (this.elector) await this.elector.stop();
+      if (this.health) await this.health.stop();
+      this.logger.info("stopped");
+    })();
+    return this.#stopping;
+  }
+
+  /**
+   * The operator lifecycle: start, wait for SIGTERM or SIGINT (or lost leadership), stop.
+   * Returns the exit code: 0 after a signal, 1 when leadership was lost or a controller could
+   * not start.
+   */
+  async runUntilSignal(): Promise<number> {
+    let code = 0;
+    const signalled = new Promise<string>((resolve) => {
+      process.once("SIGTERM", () => resolve("SIGTERM"));
+      process.once("SIGINT", () => resolve("SIGINT"));
+    });
+    await this.start();
+    const why = await Promise.race([
+      signalled,
+      this.lost.then(() => "leadership lost"),
+      this.failed.then((err) => `a controller failed to start: ${(err as Error)?.message ?? err}`),
+    ]);
+    if (why !== "SIGTERM" && why !== "SIGINT") code = 1;
+    this.logger.info("shutting down", { reason: why });
+    await this.stop();
+    return code;
+  }
+
+  async #startOne(r: Runnable): Promise<void> {
+    try {
+      await r.start(this.#abort.signal);
+    } catch (err) {
+      this.logger.error("runnable failed to start", { runnable: r.name, error: err });
+      throw err;
+    }
+  }
+
+  async #lead(): Promise<void> {
+    if (this.#leading || this.#stopping) return;
+    this.#leading = true;
+    this.logger.info("leading: starting controllers");
+    try {
+      await Promise.all(this.#leaderRunnables.map((r) => this.#startOne(r)));
+    } catch (err) {
+      // A stop during start aborts it: nothing to report. Otherwise a controller could not
+      // start (e.g. its caches never synced): the operator cannot work, so it ends with 1.
+      if (!this.#stopping) this.#fail(err);
+    }
+  }
+
+  async #loseLeadership(): Promise<void> {
+    if (!this.#leading) return;
+    this.#leading = false;
+    this.logger.warn("leadership lost: stopping controllers at once");
+    await Promise.all(this.#leaderRunnables.map((r) => (r instanceof Controller ? r.abort() : r.stop()).catch(() => undefined)));
+    this.#resolveLost();
+  }
+}
+
+/** Fluent construction of a controller registered with a Manager. */
+export class ControllerBuilder {
+  readonly #manager: Manager;
+  readonly #name: string;
+  #for: ControllerOptions["for"] | undefined;
+  readonly #owns: NonNullable<ControllerOptions["owns"]> = [];
+  readonly #watches: NonNullable<ControllerOptions["watches"]> = [];
+  #max = 1;
+
+  constructor(manager: Manager, name: string) {
+    this.#manager = manager;
+    this.#name = name;
+  }
+
+  /** The primary kind: its events enqueue its own key. */
+  for(kind: KindRef, options: WatchOptions = {}): this {
+    this.#for = { kind, ...options };
+    return this;
+  }
+
+  /** An owned kind: its events enqueue the key of its controller owner of the primary kind. */
+  owns(kind: KindRef, options: WatchOptions = {}): this {
+    this.#owns.push({ kind, ...options });
+    return this;
+  }
+
+  /** Any kind, mapped to requests by `map`. */
+  watches(kind: KindRef, map: MapFunc, options: WatchOptions = {}): this {
+    this.#watches.push({ kind, map, ...options });
+    return this;
+  }
+
+  /** Workers (default 1). */
+  maxConcurrentReconciles(n: number): this {
+    this.#max = n;
+    return this;
+  }
+
+  /** Sets the reconciler and registers the controller with the Manager. */
+  reconcile(fn: Reconciler): Controller {
+    if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
+    const c = new Controller({
+      name: this.#name, source: this.#manager.cache, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
+      maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics,
+    });
+    this.#manager.add(c);
+    return c;
+  }
+}
