@@ -88,15 +88,20 @@ const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("e
 export async function run(): Promise<void> {
   const durationMs = Number(process.env.BENCH_MS ?? 3000);
   const bare = await bareServer();
-  const ceiling = await load({ url: bare.url, path: () => "/", durationMs, expect: 200 });
-  await bare.close();
+  await load({ url: bare.url, path: () => "/", durationMs: 500, expect: 200 }); // warm-up
+  const ceilingBefore = await load({ url: bare.url, path: () => "/", durationMs, expect: 200 });
 
   const cluster = await LocalCluster.start();
   await load({ url: cluster.url, method: "POST", path: () => "/api/v1/namespaces/default/configmaps", body: () => cmBody("fixed"), maxRequests: 1 });
+  await load({ url: cluster.url, path: () => "/api/v1/namespaces/default/configmaps/fixed", durationMs: 500, expect: 200 }); // warm-up
   const get = await load({ url: cluster.url, path: () => "/api/v1/namespaces/default/configmaps/fixed", durationMs, expect: 200 });
   const create = await load({ url: cluster.url, method: "POST", path: () => "/api/v1/namespaces/default/configmaps",
     body: (i) => cmBody(`c-${i}`), durationMs, expect: 201 });
   await cluster.stop();
+  // The ceiling is measured before and after LocalCluster's runs; the better one counts.
+  const ceilingAfter = await load({ url: bare.url, path: () => "/", durationMs, expect: 200 });
+  await bare.close();
+  const ceiling = ceilingAfter.perSecond > ceilingBefore.perSecond ? ceilingAfter : ceilingBefore;
 
   const listCluster = await LocalCluster.start();
   await load({ url: listCluster.url, method: "POST", path: () => "/api/v1/namespaces/default/configmaps",
