@@ -1,6 +1,7 @@
 /**
  * What LocalCluster knows about one served resource (a built-in kind or a CRD's kind).
  */
+import type { OwnerReference } from "../client/types.ts";
 
 /** A Kubernetes object as stored: plain JSON. */
 export interface KubeObject {
@@ -29,15 +30,8 @@ export interface ObjectMeta {
   [key: string]: unknown;
 }
 
-/** metadata.ownerReferences[] */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+/** metadata.ownerReferences[]: the SDK's type. */
+export type { OwnerReference } from "../client/types.ts";
 
 /** metadata.managedFields[] */
 export interface ManagedFieldsEntry {
