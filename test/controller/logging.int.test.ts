@@ -1,0 +1,62 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { LocalCluster } from "../../src/testing/index.ts";
+import { Cache, Controller, ResourceClient, Result, createLogger, terminal } from "../../src/index.ts";
+import type { LogRecord } from "../../src/index.ts";
+import { raw, waitFor } from "../support/wait.ts";
+
+describe("Controller logging and error handling", () => {
+  let cluster: LocalCluster;
+  let cache: Cache;
+  before(async () => {
+    cluster = await LocalCluster.start();
+    const client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
+    cache = new Cache({ client, kubeConfig: cluster.kubeConfig });
+    await cache.start(new AbortController().signal);
+  });
+  after(async () => {
+    await cache.stop();
+    await cluster.stop();
+  });
+
+  it("puts controller, key and a per-run reconcile ID on every line; retries throws; stops on terminal errors", async () => {
+    const records: LogRecord[] = [];
+    const runs = new Map<string, number>();
+    const controller = new Controller({
+      name: "logged",
+      source: cache,
+      logger: createLogger({ level: "debug", sink: (r) => records.push(r) }),
+      for: { kind: { apiVersion: "v1", kind: "ConfigMap" }, namespace: "default" },
+      reconcile: (req, { log }) => {
+        const n = (runs.get(req.name) ?? 0) + 1;
+        runs.set(req.name, n);
+        log.info("working", { attempt: n });
+        if (req.name === "flaky" && n < 3) throw new Error(`attempt ${n} failed`); // a synchronous throw
+        if (req.name === "broken") throw terminal(new Error("cannot ever work"));
+        return Result.done();
+      },
+    });
+    await controller.start(new AbortController().signal);
+    try {
+      await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "flaky" } });
+      await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "broken" } });
+      await waitFor(() => runs.get("flaky") === 3 && runs.get("broken") === 1, "flaky retried to success, broken run once");
+      const working = records.filter((r) => r.msg === "working");
+      for (const r of working) {
+        assert.equal(r.controller, "logged");
+        assert.match(String(r.key), /^default\/(flaky|broken)$/);
+        assert.match(String(r.reconcileID), /^[0-9a-f-]{36}$/);
+        assert.equal(r.level, "info");
+      }
+      assert.equal(new Set(working.map((r) => r.reconcileID)).size, working.length, "one reconcile ID per run");
+      const failures = records.filter((r) => r.level === "error");
+      assert.equal(failures.filter((r) => r.key === "default/flaky").length, 2);
+      assert.match(String(failures.find((r) => r.key === "default/broken")?.msg), /not retrying/);
+      assert.ok(failures.every((r) => r.reconcileID), "error lines carry the reconcile ID");
+      assert.equal(controller.queue.numRequeues("default/flaky"), 0, "backoff reset after success");
+    } finally {
+      await controller.stop();
+    }
+    assert.equal(runs.get("broken"), 1, "a terminal error is not retried");
+  });
+});
