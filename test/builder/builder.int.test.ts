@@ -136,6 +136,17 @@ describe("Builder.reconcile against LocalCluster", () => {
     assert.match(result.pruneSkipped ?? "", /did not reconcile/);
   });
 
+  it("never takes over an object another owner controls", async () => {
+    const other = (await raw(cluster.url, "GET", `/apis/example.com/v1/namespaces/${NS}/dataapps/other`)).body;
+    await raw(cluster.url, "POST", `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: "contested", ownerReferences: [
+      { apiVersion: "example.com/v1", kind: "DataApp", name: "other", uid: other.metadata.uid, controller: true }] }, data: { v: "theirs" } });
+    const result = await new Builder({ client, owner, prune: false })
+      .configMap({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "contested" }, data: { v: "mine" } }).reconcile();
+    assert.equal(result.objects[0]!.action, "failed");
+    assert.match(result.errors[0]!.message, /controlled by DataApp other/);
+    assert.deepEqual((await get(`/api/v1/namespaces/${NS}/configmaps/contested`)).data, { v: "theirs" });
+  });
+
   it("throws one error listing every invalid input before any request", async () => {
     cluster.requests.clear();
     const bad = { ...web(), spec: { ...(web().spec as object), selector: { matchLabels: { app: "nope" } } } };
