@@ -21,7 +21,7 @@ import { waitFor } from "../support/wait.ts";
 
 const execFileP = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const PODMONITORS_CRD = path.resolve(repoRoot, "../shared/fixtures/crds/monitoring.coreos.com_podmonitors.yaml");
+const PODMONITORS_CRD = path.resolve(repoRoot, "test/fixtures/crds/monitoring.coreos.com_podmonitors.yaml");
 
 /** The kubectl executable: `KUBECTL` if set, else the first `kubectl` on PATH; or undefined. */
 async function findKubectl(): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 /**
- * Shared test data for the CRD tests: the real CRDs and CR in `../shared/fixtures`, read as
- * they are, and a helper to catch the 422 a step throws.
+ * Shared test data for the CRD tests: the real CRDs and CR in `test/fixtures/`, read as they
+ * are, and a helper to catch the 422 a step throws.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -15,8 +15,8 @@ import type { JsonSchema } from "../../../src/testing/crd/schema.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** `shared/fixtures`, which sits beside the repository. */
-export const fixturesDir = path.resolve(repoRoot, "../shared/fixtures");
+/** `test/fixtures/`: real-world CRDs and a CR, copied unchanged (origins in its README). */
+export const fixturesDir = path.resolve(repoRoot, "test/fixtures");
 
 /** The one Kubernetes object in a fixture YAML file (empty `---` documents are skipped). */
 export function fixture(relative: string): KubeObject {

@@ -1,0 +1,42 @@
+/**
+ * A user clones this repository alone: nothing in it may read a file outside the checkout.
+ */
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const SCANNED = ["src", "builders", "examples", "test", "bench", "scripts", ".ci"];
+const SKIP = new Set(["node_modules", "dist", ".tmp", "fixtures"]);
+
+/** Every file under `dir`, skipping build output, dependencies and vendored data. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return SKIP.has(entry.name) ? [] : filesUnder(full);
+    return [full];
+  });
+}
+
+/** Text that reaches outside the checkout: the sibling `shared/` folder of the workplace. */
+const OUTSIDE = /\.\.\/shared\b|["'`]shared\/fixtures/;
+
+describe("the repository is self-contained", () => {
+  it("reads no file outside the checkout (fixtures are vendored in test/fixtures)", () => {
+    const self = fileURLToPath(import.meta.url);
+    const offenders = SCANNED.flatMap((d) => filesUnder(path.join(repoRoot, d)))
+      .filter((file) => file !== self && OUTSIDE.test(readFileSync(file, "utf8")))
+      .map((file) => path.relative(repoRoot, file));
+    assert.deepEqual(offenders, [], "these files refer to ../shared; vendor what they need into test/fixtures/");
+  });
+
+  it("vendors every fixture the tests use, with its origin and licence", () => {
+    const readme = readFileSync(path.join(repoRoot, "test/fixtures/README.md"), "utf8");
+    const yaml = readdirSync(path.join(repoRoot, "test/fixtures"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".yaml"));
+    assert.ok(yaml.length >= 4, "the real CRDs and the Pinot CR are in test/fixtures/");
+    for (const file of yaml) assert.ok(readme.includes(`\`${file}\``), `test/fixtures/README.md names ${file} with its origin and licence`);
+  });
+});
