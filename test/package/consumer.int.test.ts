@@ -1,0 +1,138 @@
+/**
+ * The package as users get it: `npm pack` (which builds dist/ through `prepack`), the tarball
+ * installed into a new ESM project beside Node 22 and Node 24 binaries and TypeScript 5, all
+ * pinned from the npm registry, and then:
+ * - plain `.mjs` importing `operator-runtime` and `operator-runtime/testing` on both Nodes,
+ *   reconciling a ConfigMap and a Deployment on LocalCluster;
+ * - a TypeScript operator type-checked with TypeScript 5 and the repo's TypeScript
+ *   (`module: nodenext`, `strict`, `skipLibCheck: false`), then run;
+ * - the tarball's file list: built output and docs only.
+ * Nothing here imports from `src/`: a broken export map, a `.ts` import path left in the output
+ * or a missing type dependency fails these tests.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const execFileP = promisify(execFile);
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const fixtureDir = fileURLToPath(new URL("./consumer/", import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** The oldest Node the package supports (`engines.node`), and the repo's own Node 24. */
+const NODE_22 = "22.19.0";
+const NODE_24 = (require("node/package.json") as { version: string }).version;
+/** The TypeScript most users have today. */
+const TYPESCRIPT_5 = "5";
+/** Each step's bound: npm installs download Node binaries on a cold cache. */
+const STEP_MS = 300_000;
+
+/** Runs a command and returns its stdout; a failure carries the command's output. */
+async function run(file: string, args: string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await execFileP(file, args, { cwd, timeout: STEP_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
+    return stdout;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${file} ${args.join(" ")} failed in ${cwd}:\n${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
+  }
+}
+
+/** The last line of a program's stdout, parsed as JSON. */
+function lastJsonLine(stdout: string): Record<string, unknown> {
+  const lines = stdout.trim().split("\n");
+  return JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>;
+}
+
+describe("the packed package installed into a new project", { timeout: 4 * STEP_MS }, () => {
+  let work: string;
+  let consumer: string;
+  let tarball: string;
+  let packedFiles: string[];
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), "operator-runtime-consumer-"));
+    consumer = path.join(work, "consumer");
+    // npm prints the prepack build's output before the JSON report.
+    const out = await run("npm", ["pack", "--json", "--pack-destination", work], repoRoot);
+    const report = JSON.parse(out.slice(out.indexOf("\n[") + 1)) as { filename: string; files: { path: string }[] }[];
+    tarball = path.join(work, report[0]!.filename);
+    packedFiles = report[0]!.files.map((f) => f.path);
+
+    const pkg = {
+      name: "operator-runtime-consumer", private: true, type: "module",
+      dependencies: {
+        "operator-runtime": `file:${tarball}`,
+        node22: `npm:node@${NODE_22}`,
+        node24: `npm:node@${NODE_24}`,
+        typescript5: `npm:typescript@${TYPESCRIPT_5}`,
+      },
+      allowScripts: { node: true },
+    };
+    mkdirSync(consumer);
+    writeFileSync(path.join(consumer, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    for (const file of readdirSync(fixtureDir)) copyFileSync(path.join(fixtureDir, file), path.join(consumer, file));
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], consumer);
+  });
+
+  after(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const nodeBinary = (alias: string) => path.join(consumer, "node_modules", alias, "bin", "node");
+
+  it("ships only the built output, README, CHANGELOG, LICENSE and package.json", () => {
+    const outside = packedFiles.filter((f) => !f.startsWith("dist/"));
+    assert.deepEqual(outside.sort(), ["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
+    const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f));
+    assert.deepEqual(notBuilt, [], "dist/ holds .js, .js.map and .d.ts only");
+    assert.deepEqual(packedFiles.filter((f) => /(^|\/)(test|bench|examples|scripts|\.ci)\//.test(f) || /\.test\./.test(f)), [], "no test, bench, example or CI files");
+    assert.ok(packedFiles.includes("dist/src/index.js") && packedFiles.includes("dist/src/index.d.ts"));
+    assert.ok(packedFiles.includes("dist/src/testing/index.js") && packedFiles.includes("dist/src/testing/index.d.ts"));
+  });
+
+  for (const [alias, version] of [["node22", NODE_22], ["node24", NODE_24]] as const) {
+    it(`imports both entry points from plain .mjs and reconciles on Node ${version}`, async () => {
+      const result = lastJsonLine(await run(nodeBinary(alias), ["smoke.mjs"], consumer));
+      assert.equal(result.node, `v${version}`);
+      assert.deepEqual(result.first, ["ConfigMap/web-config:created", "Deployment/web:created"]);
+      assert.deepEqual(result.second, ["ConfigMap/web-config:unchanged", "Deployment/web:unchanged"]);
+      assert.equal(result.ok, true);
+      assert.equal(result.owner, true, "the Deployment is controlled by the owner");
+      assert.equal(result.hashEnv, true, "the Deployment carries the ConfigMap's hash");
+    });
+  }
+
+  it("type-checks a TypeScript operator with TypeScript 5 (nodenext, strict, skipLibCheck false)", async () => {
+    const tsc = path.join(consumer, "node_modules", "typescript5", "bin", "tsc");
+    const version = await run(nodeBinary("node24"), [tsc, "--version"], consumer);
+    assert.match(version, /^Version 5\./);
+    await run(nodeBinary("node24"), [tsc, "-p", "tsconfig.json"], consumer);
+  });
+
+  it("type-checks the same operator with the repo's own TypeScript", async () => {
+    const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+    await run(process.execPath, [tsc, "-p", "tsconfig.json"], consumer);
+  });
+
+  it("finds type errors in a consumer's code through the published types", async () => {
+    const broken = readFileSync(path.join(consumer, "operator.ts"), "utf8")
+      .replace('spec: { name: "World" }', 'spec: { nmae: "World" }');
+    assert.notEqual(broken, readFileSync(path.join(consumer, "operator.ts"), "utf8"));
+    writeFileSync(path.join(consumer, "broken.ts"), broken);
+    writeFileSync(path.join(consumer, "tsconfig.broken.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["broken.ts"] }));
+    const tsc = path.join(consumer, "node_modules", "typescript5", "bin", "tsc");
+    await assert.rejects(run(nodeBinary("node24"), [tsc, "-p", "tsconfig.broken.json"], consumer), /nmae/);
+  });
+
+  it("runs the TypeScript operator: a Manager reconciles a typed custom resource through the Builder", async () => {
+    const result = lastJsonLine(await run(nodeBinary("node24"), ["operator.ts"], consumer));
+    assert.deepEqual(result, { message: "Hello, World", objects: ["ConfigMap/world-message", "Deployment/world"], owned: true });
+  });
+});

@@ -1,0 +1,35 @@
+// A consumer's first program, in plain JavaScript: import the installed package (its built
+// dist/), start LocalCluster, reconcile one ConfigMap and one Deployment with the Builder, and
+// print what happened as one JSON line for the test to check.
+import { Builder, ResourceClient } from "operator-runtime";
+import { LocalCluster } from "operator-runtime/testing";
+
+const cluster = await LocalCluster.start();
+try {
+  const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "consumer-smoke" });
+  const owner = await client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "owner", namespace: "default" }, data: {} });
+  const labels = { app: "web" };
+  const reconcile = () => new Builder({ client, owner })
+    .configMap({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "web-config" }, data: { greeting: "hello" } })
+    .deployment({
+      apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" },
+      spec: {
+        replicas: 1, selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: "web", image: "nginx:1.27", envFrom: [{ configMapRef: { name: "web-config" } }] }] } },
+      },
+    })
+    .reconcile();
+  const first = await reconcile();
+  const second = await reconcile();
+  const deployment = await client.get({ apiVersion: "apps/v1", kind: "Deployment", name: "web", namespace: "default" });
+  console.log(JSON.stringify({
+    node: process.version,
+    first: first.objects.map((o) => `${o.kind}/${o.name}:${o.action}`),
+    second: second.objects.map((o) => `${o.kind}/${o.name}:${o.action}`),
+    ok: first.ok && second.ok,
+    owner: deployment.metadata.ownerReferences?.[0]?.uid === owner.metadata.uid,
+    hashEnv: deployment.spec.template.spec.containers[0].env?.some((e) => e.name === "CONFIGMAP_WEB_CONFIG_HASH") ?? false,
+  }));
+} finally {
+  await cluster.stop();
+}
