@@ -45,7 +45,7 @@ export { HealthServer } from "./manager/health-server.ts";
 export { Controller, requestFor, ownerRequests } from "./controller/controller.ts";
 export type { ControllerOptions, InformerSource, MapFunc, WatchOptions } from "./controller/controller.ts";
 export { Result, keyOf, requestOf } from "./controller/reconciler.ts";
-export type { Request, Reconciler, ReconcileContext, ReconcileResult as ReconcileOutcome } from "./controller/reconciler.ts";
+export type { Request, Reconciler, ReconcileContext, ReconcileAction } from "./controller/reconciler.ts";
 export { finalizer } from "./controller/finalizer.ts";
 export type { FinalizerHandlers, FinalizerClient } from "./controller/finalizer.ts";
 export { generationChanged, labelsChanged, resourceVersionChanged, hasLabels, and, or } from "./controller/predicates.ts";
