@@ -105,6 +105,26 @@ describe("typed kinds against LocalCluster", () => {
     assert.deepEqual(cm.data, { text: "Hello, Grace" });
   });
 
+  it("manages: [Card] prunes the last Card when a pass adds none; without it the Card stays", async () => {
+    const ns = await namespace("typed-manages");
+    const owner = await client.create<Greeting>({
+      apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "cards", namespace: ns }, spec: { name: "Ada" },
+    });
+    const card = (name: string) => ({ apiVersion: "example.com/v1", kind: "Card", metadata: { name }, spec: { text: name } });
+    const cardNames = async () => (await client.list(Card, { namespace: ns })).items.map((c) => c.metadata?.name).sort();
+
+    assert.ok((await new Builder({ client, owner }).object<Card>(card("a")).object<Card>(card("b")).reconcile()).ok);
+    const fewer = await new Builder({ client, owner }).object<Card>(card("a")).reconcile();
+    assert.deepEqual(fewer.objects.map((o) => `${o.name} ${o.action}`), ["a unchanged", "b deleted"], "a kind added in the pass is pruned");
+
+    const withoutManages = await new Builder({ client, owner }).reconcile();
+    assert.deepEqual(withoutManages.objects, [], "no Card added, no Card kind known: nothing pruned");
+    assert.deepEqual(await cardNames(), ["a"]);
+    const withManages = await new Builder({ client, owner, manages: [Card] }).reconcile();
+    assert.deepEqual(withManages.objects.map((o) => `${o.kind}/${o.name} ${o.action}`), ["Card/a deleted"]);
+    assert.deepEqual(await cardNames(), []);
+  });
+
   it("the cache serves typed Greetings, Cards and Deployments", async () => {
     const ns = await namespace("typed-cache");
     await client.create<Greeting>({ apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "cached", namespace: ns }, spec: { name: "Linus" } });
