@@ -7,7 +7,9 @@
  * rollouts, events and safe pruning — or `plan()` says what it would do. The
  * {@link ResourceClient} is the typed CRUD/apply client underneath, the {@link EventRecorder}
  * writes aggregated events, and `operator-runtime/testing` ships LocalCluster to test all of it
- * without a cluster. Every piece is usable on its own.
+ * without a cluster. Kind handles type all of it: {@link defineKind} for custom resources, and
+ * `ConfigMap`, `Deployment`, … for built-in kinds (client-node's models as plain JSON). Every
+ * piece is usable on its own.
  *
  * @example
  * ```ts

@@ -40,7 +40,7 @@ const NOT_APPLIED = ["managedFields", "resourceVersion", "uid", "creationTimesta
  *
  * @example
  * ```ts
- * import { ResourceClient } from "operator-runtime";
+ * import { ConfigMap, Deployment, ResourceClient } from "operator-runtime";
  * const client = new ResourceClient({ kubeConfig, fieldManager: "greeting-operator" });
  * const cm = await client.apply<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "default" }, data: { x: "1" } });
  * const web = await client.get({ ...Deployment, name: "web", namespace: "default" }); // a Deployment
