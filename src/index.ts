@@ -7,7 +7,9 @@
  * rollouts, events and safe pruning — or `plan()` says what it would do. The
  * {@link ResourceClient} is the typed CRUD/apply client underneath, the {@link EventRecorder}
  * writes aggregated events, and `operator-runtime/testing` ships LocalCluster to test all of it
- * without a cluster. Every piece is usable on its own.
+ * without a cluster. Kind handles type all of it: {@link defineKind} for custom resources, and
+ * `ConfigMap`, `Deployment`, … for built-in kinds (client-node's models as plain JSON). Every
+ * piece is usable on its own.
  *
  * @example
  * ```ts
@@ -34,7 +36,8 @@ export * from "./client/index.ts";
 export * from "./events/index.ts";
 export * from "./hash/index.ts";
 export * from "./errors.ts";
-export type { KubeObject, OwnerReference, ObjectReader, ObjectRef, KindRef, ListOptions } from "./client/types.ts";
+export * from "./kinds/index.ts";
+export type { ObjectReader, ListOptions } from "./client/types.ts";
 export { Manager, ControllerBuilder } from "./manager/manager.ts";
 export type { ManagerOptions, LeaderElectionOptions } from "./manager/manager.ts";
 export type { Runnable } from "./manager/runnable.ts";
@@ -44,7 +47,7 @@ export { HealthServer } from "./manager/health-server.ts";
 export { Controller, requestFor, ownerRequests } from "./controller/controller.ts";
 export type { ControllerOptions, InformerSource, MapFunc, WatchOptions } from "./controller/controller.ts";
 export { Result, keyOf, requestOf } from "./controller/reconciler.ts";
-export type { Request, Reconciler, ReconcileContext, ReconcileResult as ReconcileOutcome } from "./controller/reconciler.ts";
+export type { Request, Reconciler, ReconcileContext, ReconcileAction } from "./controller/reconciler.ts";
 export { finalizer } from "./controller/finalizer.ts";
 export type { FinalizerHandlers, FinalizerClient } from "./controller/finalizer.ts";
 export { generationChanged, labelsChanged, resourceVersionChanged, hasLabels, and, or } from "./controller/predicates.ts";

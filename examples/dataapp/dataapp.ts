@@ -3,13 +3,29 @@
  * a StatefulSet that mounts it (and rolls when it changes), a Service and an optional
  * scratch PersistentVolumeClaim.
  */
-import { Builder, writeStatus } from "../../src/index.ts";
-import type { BuilderEventRecorder, KubeObject, ReconcileResult, ResourceClient } from "../../src/index.ts";
+import { Builder, defineKind, writeStatus } from "../../src/index.ts";
+import type { BuilderEventRecorder, KubeObject, ObjectOf, ReconcileResult, ResourceClient } from "../../src/index.ts";
 
-/** The DataApp custom resource (example.com/v1). */
-export interface DataApp extends KubeObject {
-  spec: { image: string; replicas: number; config: Record<string, string>; port?: number; scratch?: string };
+/** What a DataApp asks for. */
+export interface DataAppSpec {
+  image: string;
+  replicas: number;
+  config: Record<string, string>;
+  port?: number;
+  /** Size of a scratch PersistentVolumeClaim, e.g. "1Gi"; none when unset. */
+  scratch?: string;
 }
+
+/** What the operator reports. */
+export interface DataAppStatus {
+  phase?: "Progressing" | "Ready" | "Degraded";
+  objects?: number;
+  observedGeneration?: number;
+}
+
+/** The DataApp custom resource (example.com/v1): the kind handle and its object type. */
+export const DataApp = defineKind<DataAppSpec, DataAppStatus>({ apiVersion: "example.com/v1", kind: "DataApp" });
+export type DataApp = ObjectOf<typeof DataApp>;
 
 /** The DataApp CRD, ready to create. */
 export const dataAppCrd: KubeObject = {

@@ -2,7 +2,12 @@
  * The fluent Builder: describe the objects a custom resource owns, then `reconcile()` makes the
  * cluster match (or `plan()` says what it would do).
  */
-import type { KindRef, KubeObject, ObjectReader } from "../client/types.ts";
+import type {
+  V1ConfigMap, V1Deployment, V1PersistentVolumeClaim, V1Secret, V1Service, V1StatefulSet,
+} from "@kubernetes/client-node";
+import type { Kind, KubeObject, ObjectReader } from "../client/types.ts";
+import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
+import type { Input } from "../kinds/plain.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { KindBuilder } from "../../builders/kind-builder.ts";
 import {
@@ -51,8 +56,13 @@ export interface BuilderOptions {
    * PersistentVolumeClaims. `false` turns it off.
    */
   prune?: false | { persistentVolumeClaims?: boolean };
-  /** Further kinds to prune even when this pass adds none of them (custom kinds). */
-  manages?: KindRef[];
+  /**
+   * Further kinds to prune even when this pass adds none of them. A Builder prunes the six
+   * built-in kinds it has methods for, and the kinds of the objects added in this pass; when a
+   * pass may add zero objects of a kind (a variable set of custom children), name the kind
+   * here, or its last objects are never pruned. Kind handles fit: `manages: [Greeting]`.
+   */
+  manages?: readonly Kind[];
   /** Roll workloads out one at a time, in the order they were added. Default false. */
   orderedRollout?: boolean;
   /** Take over fields other managers set (server-side apply `force`). Default true, as controllers should. */
@@ -108,38 +118,49 @@ export class Builder {
     this.#options = options;
   }
 
-  /** Adds a ConfigMap (`v1`). Its data hash is injected into workloads that reference it. */
-  configMap(obj: KubeObject, options: ObjectOptions = {}): this {
+  /**
+   * Adds a ConfigMap (`v1`). Its data hash is injected into workloads that reference it.
+   * Takes a literal checked against `V1ConfigMap` (apiVersion and kind may be left out) or a
+   * client-node `V1ConfigMap`.
+   */
+  configMap(obj: Input<V1ConfigMap>, options: ObjectOptions = {}): this {
     return this.#add(configMapBuilder, obj, options, "configMap");
   }
 
   /** Adds a Secret (`v1`). `stringData` is folded into `data`; values never reach events. */
-  secret(obj: KubeObject, options: ObjectOptions = {}): this {
+  secret(obj: Input<V1Secret>, options: ObjectOptions = {}): this {
     return this.#add(secretBuilder, obj, options, "secret");
   }
 
   /** Adds a Deployment (`apps/v1`) with config-hash env injection. */
-  deployment(obj: KubeObject, options: ObjectOptions = {}): this {
+  deployment(obj: Input<V1Deployment>, options: ObjectOptions = {}): this {
     return this.#add(deploymentBuilder, obj, options, "deployment");
   }
 
   /** Adds a StatefulSet (`apps/v1`) with config-hash env injection. */
-  statefulSet(obj: KubeObject, options: ObjectOptions = {}): this {
+  statefulSet(obj: Input<V1StatefulSet>, options: ObjectOptions = {}): this {
     return this.#add(statefulSetBuilder, obj, options, "statefulSet");
   }
 
   /** Adds a Service (`v1`). */
-  service(obj: KubeObject, options: ObjectOptions = {}): this {
+  service(obj: Input<V1Service>, options: ObjectOptions = {}): this {
     return this.#add(serviceBuilder, obj, options, "service");
   }
 
   /** Adds a PersistentVolumeClaim (`v1`): data, never pruned unless `prune.persistentVolumeClaims`. */
-  storage(pvc: KubeObject, options: ObjectOptions = {}): this {
+  storage(pvc: Input<V1PersistentVolumeClaim>, options: ObjectOptions = {}): this {
     return this.#add(storageBuilder, pvc, options, "storage");
   }
 
-  /** Adds any object (a custom resource or another built-in kind), reconciled after the rest. */
-  object(obj: KubeObject, options: ObjectOptions = {}): this {
+  /**
+   * Adds any object (a custom resource or another built-in kind), reconciled after the rest.
+   * A type argument checks a literal: `.object<Greeting>({ … })`; typed objects (a `Greeting`,
+   * a client-node `V1Job`) need none.
+   */
+  object<T extends KubeObject = KubeObject>(obj: NoInfer<T>, options?: ObjectOptions): this;
+  /** Adds a client-node model object (`V1Job`, …), reconciled after the rest. */
+  object<M extends ModelObject>(obj: OnlyModel<M>, options?: ObjectOptions): this;
+  object(obj: ModelObject, options: ObjectOptions = {}): this {
     return this.#add(customObject(obj.apiVersion ?? "", obj.kind ?? ""), obj, options, "object");
   }
 
@@ -153,8 +174,9 @@ export class Builder {
     return runPass(this.#options, this.#entries, true);
   }
 
-  #add(rules: KindBuilder, obj: KubeObject, options: ObjectOptions, method: string): this {
-    this.#entries.push({ rules, object: obj, options, method });
+  #add(rules: KindBuilder, obj: ModelObject, options: ObjectOptions, method: string): this {
+    // Model objects differ from plain JSON only in Date timestamps, which JSON carries as strings.
+    this.#entries.push({ rules, object: obj as KubeObject, options, method });
     return this;
   }
 }

@@ -38,7 +38,7 @@ export interface DesiredContext {
   namespaced: boolean;
 }
 
-const SERVER_OWNED = ["uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink"];
+const SERVER_OWNED = ["uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink"] as const;
 
 /** The desired object to apply (a new object; the input is not modified). */
 export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObject {

@@ -3,10 +3,24 @@
  */
 import type { KindRef } from "../client/types.ts";
 
-/** What happened to one object. */
+/**
+ * What happened to one object in a Builder pass (or, for `plan()`, would happen).
+ *
+ * @example
+ * ```ts
+ * const created = result.objects.filter((o) => o.action === "created").length;
+ * ```
+ */
 export type ObjectAction = "created" | "updated" | "unchanged" | "deleted" | "waiting" | "failed";
 
-/** The outcome for one object. */
+/**
+ * The outcome of a Builder pass for one object.
+ *
+ * @example
+ * ```ts
+ * for (const o of result.objects) console.log(o.action, `${o.kind}/${o.name}`, o.reason ?? o.error?.message ?? "");
+ * ```
+ */
 export interface ObjectResult extends KindRef {
   name: string;
   namespace?: string;
@@ -17,7 +31,17 @@ export interface ObjectResult extends KindRef {
   error?: Error;
 }
 
-/** The outcome of `reconcile()` or `plan()`. */
+/**
+ * The outcome of a Builder's `reconcile()` or `plan()`: one {@link ObjectResult} per object.
+ * (A reconciler's return value, what the controller does next, is a `ReconcileAction`.)
+ *
+ * @example
+ * ```ts
+ * const result: ReconcileResult = await builder.reconcile();
+ * if (!result.ok) throw new AggregateError(result.errors, "children failed"); // retried with backoff
+ * return result.waitingOn ? Result.requeueAfter(5_000) : Result.done();
+ * ```
+ */
 export interface ReconcileResult {
   /** Every object of the pass, in reconcile order, then the pruned ones. */
   readonly objects: readonly ObjectResult[];

@@ -1,7 +1,7 @@
 /** Cache: shared informers per kind and scope, and an ObjectReader that answers from them. */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ResourceClient } from "../client/resource-client.ts";
-import type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "../client/types.ts";
+import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "../client/types.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
@@ -56,12 +56,13 @@ export interface CacheOptions {
  *
  * @example
  * ```ts
+ * const Person = defineKind<{ firstName: string; surname: string }>({ apiVersion: "example.com/v1", kind: "Person" });
  * const cache = new Cache({ client, kubeConfig });
- * const people = cache.informer<Person>({ apiVersion: "example.com/v1", kind: "Person" });
+ * const people = cache.informer(Person);                   // SharedInformer of Person objects
  * people.addIndex("surname", (p) => [p.spec.surname]);
  * await cache.start(AbortSignal.timeout(120_000));
- * const cm = await cache.get({ apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "app" });
- * const web = await cache.list({ apiVersion: "v1", kind: "Pod" }, { namespace: "default", labelSelector: "app=web" });
+ * const cm = await cache.get({ ...ConfigMap, namespace: "default", name: "app" });  // ConfigMap | undefined
+ * const web = await cache.list(Pod, { namespace: "default", labelSelector: "app=web" }); // Pod[]
  * await cache.stop();
  * ```
  */
@@ -84,7 +85,7 @@ export class Cache implements ObjectReader, Runnable {
    * The shared informer of `kind` in `options.namespace` (all namespaces when unset; leave it
    * unset for cluster-scoped kinds). Created on first use; started at once if the cache runs.
    */
-  informer<T extends KubeObject = KubeObject>(kind: KindRef, options: { namespace?: string } = {}): SharedInformer<T> {
+  informer<T extends KubeObject = KubeObject>(kind: Kind<T>, options: { namespace?: string } = {}): SharedInformer<T> {
     const namespace = options.namespace || undefined;
     const key = informerKey(kind, namespace);
     let informer = this.#informers.get(key);
@@ -149,7 +150,7 @@ export class Cache implements ObjectReader, Runnable {
   }
 
   /** The newest cached copy, or undefined. Waits for the kind's informer to sync. */
-  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T | undefined> {
     const { informer, namespaced } = await this.#reader(ref, ref.namespace);
     if (namespaced && !ref.namespace) {
       throw new OperatorRuntimeError(`cache.get: ${ref.kind} "${ref.name}" (${ref.apiVersion}) is namespaced but no namespace was given. Fix: set namespace on the ref.`);
@@ -158,7 +159,7 @@ export class Cache implements ObjectReader, Runnable {
   }
 
   /** Cached objects of a kind matching `namespace`, `labelSelector` and `fieldSelector`. */
-  async list<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions = {}): Promise<T[]> {
+  async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
     const labels = options.labelSelector ? labelSelectorMatcher(options.labelSelector) : undefined;
     const fields = options.fieldSelector ? fieldSelectorMatcher(options.fieldSelector) : undefined;
     const { informer, namespaced } = await this.#reader(kind, options.namespace);

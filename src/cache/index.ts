@@ -6,9 +6,9 @@
  *
  * @example
  * ```ts
- * import { Cache } from "operator-runtime";
+ * import { Cache, ConfigMap } from "operator-runtime";
  * const cache = new Cache({ client, kubeConfig });
- * cache.informer({ apiVersion: "v1", kind: "ConfigMap" }).addEventHandler({ add: (cm) => console.log(cm.metadata?.name) });
+ * cache.informer(ConfigMap).addEventHandler({ add: (cm) => console.log(cm.metadata?.name, cm.data) });
  * await cache.start(AbortSignal.timeout(60_000));
  * ```
  * @module

@@ -1,7 +1,7 @@
 /** SharedInformer: a list+watch mirror of one kind in one scope, with event handlers and indexes. */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ResourceClient } from "../client/resource-client.ts";
-import type { KindRef, KubeObject } from "../client/types.ts";
+import type { Kind, KindRef, KubeObject } from "../client/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { Runnable } from "../manager/runnable.ts";
@@ -18,14 +18,15 @@ import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
  *
  * @example
  * ```ts
- * const options: SharedInformerOptions = { client, kubeConfig, kind: { apiVersion: "v1", kind: "Pod" },
+ * const options: SharedInformerOptions<Pod> = { client, kubeConfig, kind: Pod,
  *   namespace: "default", labelSelector: "app=web", timings: { initialBackoffMs: 500 } };
  * ```
  */
-export interface SharedInformerOptions {
+export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   client: ResourceClient;
   kubeConfig: KubeConfig;
-  kind: KindRef;
+  /** The kind (a handle types the informer: `kind: Person` gives a `SharedInformer<Person>`). */
+  kind: Kind<T>;
   /** Namespace scope; undefined = all namespaces (or a cluster-scoped kind). */
   namespace?: string | undefined;
   /** Server-side filters of the list and the watch. */
@@ -58,7 +59,7 @@ export interface SharedInformerOptions {
  *
  * @example
  * ```ts
- * const people = new SharedInformer<Person>({ client, kubeConfig, kind: { apiVersion: "example.com/v1", kind: "Person" } });
+ * const people = new SharedInformer({ client, kubeConfig, kind: Person });   // Person from defineKind()
  * people.addIndex("surname", (p) => (p.spec?.surname ? [p.spec.surname] : []));
  * people.addEventHandler({ update: (oldP, p) => console.log("changed", p.metadata?.name) });
  * await people.start(AbortSignal.timeout(60_000));
@@ -80,7 +81,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   /** Aborted by stop(): ends a start() still waiting for the first list. */
   #lifetime = new AbortController();
 
-  constructor(options: SharedInformerOptions) {
+  constructor(options: SharedInformerOptions<T>) {
     this.kind = options.kind;
     this.namespace = options.namespace;
     this.name = `informer ${options.kind.apiVersion} ${options.kind.kind}${options.namespace ? ` in ${options.namespace}` : ""}`;

@@ -1,7 +1,7 @@
 /** ApiReader: the ObjectReader that reads straight from the API server (no cache). */
 import { ignoreNotFound } from "../errors.ts";
 import type { ResourceClient } from "./resource-client.ts";
-import type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
+import type { Kind, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
 
 /**
  * Reads objects through a {@link ResourceClient}: `get` answers undefined for a missing object,
@@ -13,10 +13,10 @@ import type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "
  *
  * @example
  * ```ts
- * import { ApiReader, ResourceClient } from "operator-runtime";
+ * import { ApiReader, ConfigMap, ResourceClient } from "operator-runtime";
  * const reader = new ApiReader(new ResourceClient({ kubeConfig }));
- * const cm = await reader.get({ apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "a" }); // or undefined
- * const all = await reader.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "default", labelSelector: "app=x" });
+ * const cm = await reader.get({ ...ConfigMap, namespace: "default", name: "a" }); // ConfigMap | undefined
+ * const all = await reader.list(ConfigMap, { namespace: "default", labelSelector: "app=x" });
  * ```
  */
 export class ApiReader implements ObjectReader {
@@ -27,7 +27,7 @@ export class ApiReader implements ObjectReader {
   }
 
   /** The object, or undefined when the server answers 404. */
-  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T | undefined> {
     try {
       return await this.#client.get<T>(ref);
     } catch (err) {
@@ -36,7 +36,7 @@ export class ApiReader implements ObjectReader {
   }
 
   /** All objects of a kind matching the options, every page. */
-  async list<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions = {}): Promise<T[]> {
+  async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
     return (await this.#client.listAll<T>(kind, options)).items;
   }
 }

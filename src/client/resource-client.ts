@@ -8,7 +8,9 @@ import type { RequestVerb } from "./request-counter.ts";
 import { Transport } from "./transport.ts";
 import type { TransportRequest } from "./transport.ts";
 import type { DeleteOptions, ListPage, PatchType, ResourceClientOptions, WriteOptions } from "./client-options.ts";
-import type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
+import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
+import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
+import type { Plain } from "../kinds/plain.ts";
 
 const PATCH_TYPES: Record<PatchType, string> = {
   json: "application/json-patch+json",
@@ -23,6 +25,11 @@ const NOT_APPLIED = ["managedFields", "resourceVersion", "uid", "creationTimesta
  * Reads and writes Kubernetes objects as plain JSON (no client-node model classes, so no field
  * is lost), resolving kinds through cached discovery.
  *
+ * Types: a kind handle types reads — `list(Deployment)` gives Deployments,
+ * `get({ ...Greeting, name, namespace })` a Greeting. Writes check a literal against the type
+ * argument (`apply<Deployment>({ … })`: a misspelt field is a compile error) and also take
+ * client-node model objects (`V1Deployment`, …), answering them as plain JSON.
+ *
  * Errors: every non-2xx answer throws the {@link ApiError} subclass for its code (NotFoundError,
  * ConflictError, AlreadyExistsError, InvalidError with causes, GoneError, TooManyRequestsError
  * with `retryAfterSeconds`, ServerError) carrying the `Status`. Misuse (no namespace for a
@@ -33,10 +40,11 @@ const NOT_APPLIED = ["managedFields", "resourceVersion", "uid", "creationTimesta
  *
  * @example
  * ```ts
- * import { ResourceClient } from "operator-runtime";
+ * import { ConfigMap, Deployment, ResourceClient } from "operator-runtime";
  * const client = new ResourceClient({ kubeConfig, fieldManager: "greeting-operator" });
- * const cm = await client.apply({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "default" }, data: { x: "1" } });
- * await client.delete({ apiVersion: "v1", kind: "ConfigMap", name: "a", namespace: "default" });
+ * const cm = await client.apply<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "default" }, data: { x: "1" } });
+ * const web = await client.get({ ...Deployment, name: "web", namespace: "default" }); // a Deployment
+ * await client.delete({ ...ConfigMap, name: "a", namespace: "default" });
  * console.log(client.requests.summary());
  * ```
  */
@@ -66,12 +74,12 @@ export class ResourceClient {
   }
 
   /** Reads one object; throws NotFoundError when it does not exist. */
-  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T> {
     return (await this.#object("get", "GET", ref, ref.namespace, ref.name)) as T;
   }
 
   /** Reads one object through its `/status` subresource. */
-  async getStatus<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
+  async getStatus<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T> {
     return (await this.#object("get", "GET", ref, ref.namespace, ref.name, { subresource: "status" })) as T;
   }
 
@@ -80,7 +88,7 @@ export class ResourceClient {
    * cluster-scoped kinds). Items carry apiVersion and kind, which the server leaves out of lists.
    * An expired `continue` token throws GoneError: list again from the start.
    */
-  async list<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions & { continue?: string } = {}): Promise<ListPage<T>> {
+  async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions & { continue?: string } = {}): Promise<ListPage<T>> {
     const info = await this.resourceFor(kind);
     const namespace = info.namespaced ? options.namespace : undefined;
     const query = new URLSearchParams();
@@ -99,7 +107,7 @@ export class ResourceClient {
   }
 
   /** Every page of a list, following `continue`; `resourceVersion` is the last page's. */
-  async listAll<T extends KubeObject = KubeObject>(kind: KindRef, options: ListOptions = {}): Promise<{ items: T[]; resourceVersion: string }> {
+  async listAll<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     let page = await this.list<T>(kind, options);
     items.push(...page.items);
@@ -111,31 +119,40 @@ export class ResourceClient {
   }
 
   /** Creates an object in `obj.metadata.namespace` (POST). */
-  async create<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions = {}): Promise<T> {
+  create<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions): Promise<T>;
+  /** Creates a client-node model object; answers it as plain JSON. */
+  create<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
+  async create(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
     // POST goes to the collection; the name is still recorded, so counts and errors name the object.
     const name = obj.metadata?.name || undefined;
     return (await this.#object("create", "POST", obj, obj.metadata?.namespace, undefined, {
       body: obj, query: this.#writeQuery(opts), ...(name ? { recordName: name } : {}),
-    })) as T;
+    }))!;
   }
 
   /** Replaces an object (PUT); the `metadata.resourceVersion` it carries makes it conditional. */
-  async replace<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions = {}): Promise<T> {
+  replace<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions): Promise<T>;
+  /** Replaces a client-node model object; answers it as plain JSON. */
+  replace<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
+  async replace(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
     return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replace"), {
       body: obj, query: this.#writeQuery(opts),
-    })) as T;
+    }))!;
   }
 
   /** Replaces an object's status through `/status` (PUT). */
-  async replaceStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions = {}): Promise<T> {
+  replaceStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions): Promise<T>;
+  /** Replaces the status of a client-node model object; answers it as plain JSON. */
+  replaceStatus<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
+  async replaceStatus(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
     return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replaceStatus"), {
       body: obj, query: this.#writeQuery(opts), subresource: "status",
-    })) as T;
+    }))!;
   }
 
   /** Patches an object (or its `status`/`scale` subresource) with a JSON, merge or strategic merge patch. */
   async patch<T extends KubeObject = KubeObject>(
-    ref: ObjectRef, patch: unknown, type: PatchType, opts: WriteOptions & { subresource?: "status" | "scale" } = {},
+    ref: ObjectRef<T>, patch: unknown, type: PatchType, opts: WriteOptions & { subresource?: "status" | "scale" } = {},
   ): Promise<T> {
     return (await this.#object("patch", "PATCH", ref, ref.namespace, ref.name, {
       body: patch, contentType: PATCH_TYPES[type], query: this.#writeQuery(opts), ...(opts.subresource ? { subresource: opts.subresource } : {}),
@@ -143,7 +160,7 @@ export class ResourceClient {
   }
 
   /** Patches an object's `/status`. */
-  patchStatus<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, type: PatchType, opts: WriteOptions = {}): Promise<T> {
+  patchStatus<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, patch: unknown, type: PatchType, opts: WriteOptions = {}): Promise<T> {
     return this.patch<T>(ref, patch, type, { ...opts, subresource: "status" });
   }
 
@@ -153,17 +170,23 @@ export class ResourceClient {
    * `force`. Server-owned metadata (managedFields, resourceVersion, uid, creationTimestamp,
    * generation) is stripped from the body; the caller's object is not modified.
    */
-  async apply<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions & { force?: boolean; subresource?: "status" } = {}): Promise<T> {
+  apply<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions & { force?: boolean; subresource?: "status" }): Promise<T>;
+  /** Server-side apply of a client-node model object; answers it as plain JSON. */
+  apply<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions & { force?: boolean; subresource?: "status" }): Promise<Plain<M>>;
+  async apply(obj: ModelObject, opts: WriteOptions & { force?: boolean; subresource?: "status" } = {}): Promise<KubeObject> {
     const query = this.#writeQuery(opts);
     if (opts.force) query.set("force", "true");
     return (await this.#object("apply", "PATCH", obj, obj.metadata?.namespace, requireName(obj, "apply"), {
       body: appliable(obj), contentType: "application/apply-patch+yaml", query, ...(opts.subresource ? { subresource: opts.subresource } : {}),
-    })) as T;
+    }))!;
   }
 
   /** Server-side apply of the status through `/status`. */
-  applyStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts: WriteOptions & { force?: boolean } = {}): Promise<T> {
-    return this.apply<T>(obj, { ...opts, subresource: "status" });
+  applyStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions & { force?: boolean }): Promise<T>;
+  /** Server-side apply of a client-node model object's status; answers it as plain JSON. */
+  applyStatus<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions & { force?: boolean }): Promise<Plain<M>>;
+  applyStatus(obj: ModelObject, opts: WriteOptions & { force?: boolean } = {}): Promise<KubeObject> {
+    return this.apply(obj as KubeObject, { ...opts, subresource: "status" });
   }
 
   /**
@@ -171,7 +194,7 @@ export class ResourceClient {
    * answers with it (it still exists, held by finalizers, or the kind answers so), undefined
    * when the server answers a `Status` Success. Preconditions that do not match → ConflictError.
    */
-  async delete<T extends KubeObject = KubeObject>(ref: ObjectRef, opts: DeleteOptions = {}): Promise<T | undefined> {
+  async delete<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, opts: DeleteOptions = {}): Promise<T | undefined> {
     const body: Record<string, unknown> = { kind: "DeleteOptions", apiVersion: "v1" };
     if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
     if (opts.preconditions) body.preconditions = opts.preconditions;
@@ -225,7 +248,7 @@ function pathOf(info: ResourceInfo, namespace?: string, name?: string, subresour
   return path;
 }
 
-function requireName(obj: KubeObject, op: string): string {
+function requireName(obj: ModelObject, op: string): string {
   const name = obj.metadata?.name;
   if (!name) {
     throw new OperatorRuntimeError(`ResourceClient.${op}: ${obj.kind ?? "object"} has no metadata.name. Fix: set metadata.name (generateName works only with create).`);
@@ -234,7 +257,7 @@ function requireName(obj: KubeObject, op: string): string {
 }
 
 /** A copy of the object without the metadata server-side apply refuses or should not own. */
-function appliable(obj: KubeObject): KubeObject {
+function appliable(obj: ModelObject): ModelObject {
   const metadata = { ...obj.metadata };
   for (const key of NOT_APPLIED) delete metadata[key];
   return { ...obj, metadata };

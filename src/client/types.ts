@@ -1,54 +1,21 @@
 /**
- * The capability interfaces of the client layer: what reads (ObjectReader), what writes
- * (ObjectWriter, StatusWriter) and the object shape they move.
+ * The capability interfaces of the client layer: what reads (ObjectReader) and the object
+ * shapes it moves (defined with the kinds in `src/kinds/`).
  */
+import type { Kind, ObjectRef } from "../kinds/kind.ts";
+import type { KubeObject } from "../kinds/kube-object.ts";
 
-/** A Kubernetes object as plain JSON. */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    creationTimestamp?: string;
-    deletionTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    finalizers?: string[];
-    ownerReferences?: OwnerReference[];
-    managedFields?: unknown[];
-    [key: string]: unknown;
-  };
-  [key: string]: unknown;
-}
+export type { KubeObject, ObjectMeta, OwnerReference } from "../kinds/kube-object.ts";
+export type { Kind, KindRef, ObjectRef } from "../kinds/kind.ts";
 
-/** metadata.ownerReferences[] */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-/** Identifies a kind: `{ apiVersion: "apps/v1", kind: "Deployment" }`. */
-export interface KindRef {
-  apiVersion: string;
-  kind: string;
-}
-
-/** Identifies one object. `namespace` is omitted for cluster-scoped kinds. */
-export interface ObjectRef extends KindRef {
-  name: string;
-  namespace?: string;
-}
-
-/** List options. */
+/**
+ * List options.
+ *
+ * @example
+ * ```ts
+ * const options: ListOptions = { namespace: "default", labelSelector: "app=web" };
+ * ```
+ */
 export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
@@ -57,12 +24,21 @@ export interface ListOptions {
 }
 
 /**
- * Reads objects. The Builder reads live children through this seam: from the API now, from an
- * informer cache later, without changing the Builder.
+ * Reads objects. The Builder reads live children through this seam: from the API
+ * ({@link ApiReader}) or from an informer cache ({@link Cache}), without changing the Builder.
+ * A kind handle types the answer: `reader.list(Deployment)` gives Deployments,
+ * `reader.get({ ...Greeting, name, namespace })` a Greeting.
+ *
+ * @example
+ * ```ts
+ * const reader: ObjectReader = mgr.cache;
+ * const web = await reader.get({ ...Deployment, name: "web", namespace: "default" }); // Deployment | undefined
+ * ```
  */
 export interface ObjectReader {
   /** The object, or undefined when it does not exist. */
-  get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined>;
+  get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T | undefined>;
   /** All objects of a kind matching the options. */
-  list<T extends KubeObject = KubeObject>(kind: KindRef, options?: ListOptions): Promise<T[]>;
+  list<T extends KubeObject = KubeObject>(kind: Kind<T>, options?: ListOptions): Promise<T[]>;
 }
+

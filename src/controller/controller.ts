@@ -3,7 +3,7 @@
  * into keys on a de-duplicating, rate-limited work queue, and runs the reconciler on them.
  */
 import { randomUUID } from "node:crypto";
-import type { KindRef, KubeObject } from "../client/types.ts";
+import type { Kind, KindRef, KubeObject } from "../client/types.ts";
 import type { Informer } from "../cache/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
@@ -19,18 +19,32 @@ import type { RateLimiter } from "./rate-limiter.ts";
 
 /** Where a controller gets informers from (the Manager's Cache). */
 export interface InformerSource {
-  informer<T extends KubeObject = KubeObject>(kind: KindRef, options?: { namespace?: string }): Informer<T>;
+  informer<T extends KubeObject = KubeObject>(kind: Kind<T>, options?: { namespace?: string }): Informer<T>;
 }
 
-/** Maps an object of a watched kind to the requests it should trigger. */
-export type MapFunc = (obj: KubeObject) => Request[];
+/**
+ * Maps an object of a watched kind to the requests it should trigger.
+ *
+ * @example
+ * ```ts
+ * const greetingsOfPerson: MapFunc<Person> = (p) => [{ namespace: p.metadata?.namespace ?? "", name: p.spec.greeting }];
+ * ```
+ */
+export type MapFunc<T = KubeObject> = (obj: T) => Request[];
 
-/** Options shared by every watch of a controller. */
-export interface WatchOptions {
+/**
+ * Options shared by every watch of a controller.
+ *
+ * @example
+ * ```ts
+ * const options: WatchOptions = { namespace: "default", predicates: [generationChanged] };
+ * ```
+ */
+export interface WatchOptions<T = KubeObject> {
   /** Only this namespace (default: all). */
   namespace?: string;
   /** Every predicate must pass for an event to enqueue. */
-  predicates?: Predicate[];
+  predicates?: Predicate<T>[];
 }
 
 /** Construction options of a {@link Controller}. */
@@ -64,8 +78,8 @@ export interface ControllerOptions {
  * ```ts
  * const c = new Controller({
  *   name: "dataapp", source: cache,
- *   for: { kind: { apiVersion: "example.com/v1", kind: "DataApp" } },
- *   owns: [{ kind: { apiVersion: "apps/v1", kind: "StatefulSet" } }],
+ *   for: { kind: DataApp },
+ *   owns: [{ kind: StatefulSet }],
  *   reconcile: async (req, { log }) => { log.info("reconciling"); return Result.done(); },
  * });
  * await c.start(new AbortController().signal);

@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../client/types.ts";
 import { isNotFound } from "../errors.ts";
-import type { ReconcileResult } from "./reconciler.ts";
+import type { ReconcileAction } from "./reconciler.ts";
 
 /** The reading and patching side of a client (a ResourceClient fits). */
 export interface FinalizerClient {
@@ -18,9 +18,9 @@ export interface FinalizerClient {
 /** What to do for a live object and for a deleting one. */
 export interface FinalizerHandlers<T extends KubeObject> {
   /** The normal reconcile; runs only once the finalizer is stored on the object. */
-  apply(obj: T): Promise<ReconcileResult | void> | ReconcileResult | void;
+  apply(obj: T): Promise<ReconcileAction | void> | ReconcileAction | void;
   /** Cleanup before deletion; throw to keep the finalizer and retry with backoff. */
-  cleanup(obj: T): Promise<ReconcileResult | void> | ReconcileResult | void;
+  cleanup(obj: T): Promise<ReconcileAction | void> | ReconcileAction | void;
 }
 
 
@@ -49,7 +49,7 @@ export interface FinalizerHandlers<T extends KubeObject> {
  * });
  * ```
  */
-export async function finalizer<T extends KubeObject>(client: FinalizerClient, obj: T, name: string, handlers: FinalizerHandlers<T>): Promise<ReconcileResult | void> {
+export async function finalizer<T extends KubeObject>(client: FinalizerClient, obj: T, name: string, handlers: FinalizerHandlers<T>): Promise<ReconcileAction | void> {
   const m = obj.metadata ?? {};
   const ref = { apiVersion: obj.apiVersion!, kind: obj.kind!, name: m.name!, ...(m.namespace ? { namespace: m.namespace } : {}) };
   const current = m.finalizers;

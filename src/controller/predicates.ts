@@ -3,8 +3,17 @@
  */
 import type { KubeObject } from "../client/types.ts";
 
-/** Decides whether an event enqueues. `oldObj` is set for updates only. */
-export type Predicate = (event: { type: "add" | "update" | "delete"; obj: KubeObject; oldObj?: KubeObject }) => boolean;
+/**
+ * Decides whether an event enqueues. `oldObj` is set for updates only. The predicates here
+ * take any object, so they fit every kind; write a `Predicate<Greeting>` to read typed fields.
+ *
+ * @example
+ * ```ts
+ * const nameChanged: Predicate<Greeting> = (e) => e.type !== "update" || e.oldObj?.spec.name !== e.obj.spec.name;
+ * mgr.controller("greeting").for(Greeting, { predicates: [nameChanged] });
+ * ```
+ */
+export type Predicate<T = KubeObject> = (event: { type: "add" | "update" | "delete"; obj: T; oldObj?: T }) => boolean;
 
 /**
  * Updates only when `metadata.generation` changed (spec changes), plus every add and delete.
@@ -32,11 +41,11 @@ export function hasLabels(labels: Record<string, string>): Predicate {
 }
 
 /** Passes when all predicates pass. */
-export function and(...predicates: Predicate[]): Predicate {
+export function and<T = KubeObject>(...predicates: Predicate<T>[]): Predicate<T> {
   return (e) => predicates.every((p) => p(e));
 }
 
 /** Passes when any predicate passes. */
-export function or(...predicates: Predicate[]): Predicate {
+export function or<T = KubeObject>(...predicates: Predicate<T>[]): Predicate<T> {
   return (e) => predicates.some((p) => p(e));
 }

@@ -11,26 +11,46 @@ export interface Request {
   name: string;
 }
 
-/** What a reconcile asks for next. Build with {@link Result}. */
-export interface ReconcileResult {
+/**
+ * What a reconciler asks the controller to do next (not what the Builder did: that is the
+ * Builder's `ReconcileResult`). Build it with {@link Result}; returning nothing means
+ * {@link Result.done}.
+ *
+ * @example
+ * ```ts
+ * const next: ReconcileAction = ready ? Result.done() : Result.requeueAfter(10_000);
+ * ```
+ */
+export interface ReconcileAction {
   /** Run again after this many milliseconds (the earliest deadline wins). */
   requeueAfter?: number;
   /** Run again with the rate limiter's backoff. */
   requeue?: boolean;
 }
 
-/** Named constructors for reconcile results. */
+/**
+ * Named constructors of the {@link ReconcileAction} a reconciler returns.
+ *
+ * @example
+ * ```ts
+ * mgr.controller("dataapp").for(DataApp).reconcile(async (req) => {
+ *   const app = mgr.cache.informer(DataApp).get(req.name, req.namespace);
+ *   if (!app) return Result.done();
+ *   return Result.requeueAfter(10 * 60_000);   // re-check in ten minutes
+ * });
+ * ```
+ */
 export const Result = {
   /** Done: run again only when something changes. */
-  done(): ReconcileResult {
+  done(): ReconcileAction {
     return {};
   },
   /** Run again after `ms` milliseconds (backoff reset). */
-  requeueAfter(ms: number): ReconcileResult {
+  requeueAfter(ms: number): ReconcileAction {
     return { requeueAfter: ms };
   },
   /** Run again with backoff (without counting as an error). */
-  requeue(): ReconcileResult {
+  requeue(): ReconcileAction {
     return { requeue: true };
   },
 } as const;
@@ -54,7 +74,7 @@ export interface ReconcileContext {
  * never run twice at once for the same key; changes that arrive while it runs cause exactly
  * one more run afterwards. It must be idempotent: it may run at any time, for any reason.
  */
-export type Reconciler = (request: Request, context: ReconcileContext) => Promise<ReconcileResult | void> | ReconcileResult | void;
+export type Reconciler = (request: Request, context: ReconcileContext) => Promise<ReconcileAction | void> | ReconcileAction | void;
 
 /** `namespace/name`, or `name` for cluster-scoped objects. */
 export function keyOf(request: Request): string {

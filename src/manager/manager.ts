@@ -7,7 +7,7 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { KubeConfig } from "@kubernetes/client-node";
-import type { KindRef } from "../client/types.ts";
+import type { Kind, KubeObject } from "../client/types.ts";
 import { ResourceClient } from "../client/resource-client.ts";
 import { Cache } from "../cache/cache.ts";
 import type { Logger } from "../log/logger.ts";
@@ -61,10 +61,14 @@ export interface ManagerOptions {
  * ```ts
  * const mgr = new Manager({ kubeConfig, fieldManager: "dataapp-operator",
  *   leaderElection: { namespace: "operators", name: "dataapp-operator" } });
+ * const DataApp = defineKind<DataAppSpec>({ apiVersion: "example.com/v1", kind: "DataApp" });
  * mgr.controller("dataapp")
- *   .for({ apiVersion: "example.com/v1", kind: "DataApp" })
- *   .owns({ apiVersion: "apps/v1", kind: "StatefulSet" })
- *   .reconcile(async (req) => Result.done());
+ *   .for(DataApp)
+ *   .owns(StatefulSet)
+ *   .reconcile(async (req) => {
+ *     const app = mgr.cache.informer(DataApp).get(req.name, req.namespace); // typed: app?.spec
+ *     return Result.done();
+ *   });
  * process.exit(await mgr.runUntilSignal());
  * ```
  */
@@ -244,20 +248,21 @@ export class ControllerBuilder {
   }
 
   /** The primary kind: its events enqueue its own key. */
-  for(kind: KindRef, options: WatchOptions = {}): this {
-    this.#for = { kind, ...options };
+  for<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<T> = {}): this {
+    this.#for = { kind, ...untyped(options) };
     return this;
   }
 
   /** An owned kind: its events enqueue the key of its controller owner of the primary kind. */
-  owns(kind: KindRef, options: WatchOptions = {}): this {
-    this.#owns.push({ kind, ...options });
+  owns<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<T> = {}): this {
+    this.#owns.push({ kind, ...untyped(options) });
     return this;
   }
 
-  /** Any kind, mapped to requests by `map`. */
-  watches(kind: KindRef, map: MapFunc, options: WatchOptions = {}): this {
-    this.#watches.push({ kind, map, ...options });
+  /** Any kind, mapped to requests by `map` (which receives that kind's objects). */
+  watches<T extends KubeObject>(kind: Kind<T>, map: MapFunc<T>, options: WatchOptions<T> = {}): this {
+    // The informer of `kind` holds `T` objects only, so `map` sees nothing else.
+    this.#watches.push({ kind, map: map as MapFunc, ...untyped(options) });
     return this;
   }
 
@@ -277,4 +282,9 @@ export class ControllerBuilder {
     this.#manager.add(c);
     return c;
   }
+}
+
+/** Watch options as the controller stores them: its informers hold objects of the watched kind only. */
+function untyped<T>(options: WatchOptions<T>): WatchOptions {
+  return options as WatchOptions;
 }

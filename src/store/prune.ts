@@ -13,7 +13,8 @@
  *
  * RBAC: list and delete on every managed kind.
  */
-import type { KindRef, KubeObject, ObjectReader } from "../client/types.ts";
+import type { Kind, KubeObject, ObjectReader } from "../client/types.ts";
+import type { ModelObject } from "../kinds/model-object.ts";
 import type { ObjectResult } from "../builder/reconcile-result.ts";
 import type { InternalStore } from "./internal-store.ts";
 import { isNotFound } from "../errors.ts";
@@ -34,7 +35,7 @@ export interface PruneOptions {
   /** The managed-by label every object of the Builder carries. */
   managedBy: { key: string; value: string };
   /** Kinds the Builder manages. */
-  kinds: readonly KindRef[];
+  kinds: readonly Kind[];
   /** Namespace to prune in (undefined: cluster-scoped kinds). */
   namespace: string | undefined;
   store: InternalStore;
@@ -46,8 +47,20 @@ export interface PruneOptions {
   onDeleted?: (obj: KubeObject) => Promise<void> | void;
 }
 
-/** Whether `obj` is controlled by the owner with `uid`. */
-export function isControlledBy(obj: KubeObject, uid: string): boolean {
+/**
+ * Whether `owner` is `obj`'s controller: `obj` has a controller ownerReference carrying the
+ * owner's UID. Takes the owner object as read (only its `metadata.uid` is compared; plain JSON
+ * and client-node model objects alike); an owner without a UID (not yet created) controls
+ * nothing.
+ *
+ * @example
+ * ```ts
+ * const mine = (await cache.list(Card, { namespace })).filter((card) => isControlledBy(card, greeting));
+ * ```
+ */
+export function isControlledBy(obj: ModelObject, owner: ModelObject): boolean {
+  const uid = owner.metadata?.uid;
+  if (!uid) return false;
   return (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid);
 }
 
@@ -66,7 +79,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
     for (const obj of live) {
       const m = obj.metadata ?? {};
       if (m.labels?.[key] !== value) continue;
-      if (!isControlledBy(obj, ownerUid)) continue;
+      if (!isControlledBy(obj, options.owner)) continue;
       if (options.store.has({ ...obj, apiVersion: obj.apiVersion ?? kind.apiVersion, kind: obj.kind ?? kind.kind })) continue;
       if (m.deletionTimestamp) continue;
       const ref = { apiVersion: kind.apiVersion, kind: kind.kind, name: m.name!, ...(m.namespace ? { namespace: m.namespace } : {}) };

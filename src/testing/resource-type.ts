@@ -1,48 +1,17 @@
 /**
  * What LocalCluster knows about one served resource (a built-in kind or a CRD's kind).
  */
-import type { OwnerReference } from "../client/types.ts";
+import type { ObjectMeta } from "../kinds/kube-object.ts";
 
-/** A Kubernetes object as stored: plain JSON. */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [key: string]: unknown;
-}
+/** Objects as stored: the SDK's plain-JSON object types. */
+export type { KubeObject, ObjectMeta, OwnerReference } from "../kinds/kube-object.ts";
 
-/** The subset of ObjectMeta LocalCluster reads and writes. */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: ManagedFieldsEntry[];
-  [key: string]: unknown;
-}
-
-/** metadata.ownerReferences[]: the SDK's type. */
-export type { OwnerReference } from "../client/types.ts";
-
-/** metadata.managedFields[] */
-export interface ManagedFieldsEntry {
-  manager: string;
-  operation: "Apply" | "Update";
-  apiVersion: string;
-  time?: string;
-  fieldsType: "FieldsV1";
-  fieldsV1: Record<string, unknown>;
-  subresource?: string;
-}
+/**
+ * metadata.managedFields[] as stored: the wire shape (every field optional, since clients may
+ * send their own). The entries LocalCluster writes always carry manager, operation, apiVersion,
+ * fieldsType "FieldsV1" and fieldsV1.
+ */
+export type ManagedFieldsEntry = NonNullable<ObjectMeta["managedFields"]>[number];
 
 /** How a list field merges (strategic merge and server-side apply). */
 export type ListType =

@@ -149,7 +149,7 @@ describe("Builder.reconcile against LocalCluster", () => {
 
   it("throws one error listing every invalid input before any request", async () => {
     cluster.requests.clear();
-    const bad = { ...web(), spec: { ...(web().spec as object), selector: { matchLabels: { app: "nope" } } } };
+    const bad: KubeObject = { ...web(), spec: { ...(web().spec as object), selector: { matchLabels: { app: "nope" } } } };
     const badService = { apiVersion: "v1", kind: "Service", metadata: { name: "Bad_Name" }, spec: { ports: [{ port: 80 }] } };
     await assert.rejects(
       new Builder({ client, owner }).deployment(bad).service(badService).configMap({ ...secret() }).reconcile(),
