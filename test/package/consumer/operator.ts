@@ -2,16 +2,15 @@
 // (module nodenext, strict, skipLibCheck false) and then run: a typed Greeting custom resource,
 // a Manager with one controller reading from the shared cache, the Builder making a ConfigMap
 // and a Deployment, and the status written back. LocalCluster stands in for the cluster.
-import { Builder, Manager, ResourceClient, Result, writeStatus } from "operator-runtime";
-import type { KubeObject, ReconcileResult } from "operator-runtime";
+import { Builder, ConfigMap, Deployment, Manager, ResourceClient, Result, defineKind, writeStatus } from "operator-runtime";
+import type { ObjectOf, ReconcileResult } from "operator-runtime";
 import { LocalCluster } from "operator-runtime/testing";
 
-/** The Greeting custom resource (example.com/v1). */
-interface Greeting extends KubeObject {
-  spec: { name: string; replicas?: number };
-  status?: { message?: string; ready?: boolean };
-}
-const GreetingKind = { apiVersion: "example.com/v1", kind: "Greeting" } as const;
+/** The Greeting custom resource (example.com/v1), typed. */
+const Greeting = defineKind<{ name: string; replicas?: number }, { message?: string; ready?: boolean }>({
+  apiVersion: "example.com/v1", kind: "Greeting",
+});
+type Greeting = ObjectOf<typeof Greeting>;
 
 const cluster = await LocalCluster.start();
 const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "greeting-operator" });
@@ -34,22 +33,22 @@ await client.create({
 const mgr = new Manager({ kubeConfig: cluster.kubeConfig, fieldManager: "greeting-operator", healthPort: false });
 let last: ReconcileResult | undefined;
 mgr.controller("greeting")
-  .for(GreetingKind)
-  .owns({ apiVersion: "v1", kind: "ConfigMap" })
-  .owns({ apiVersion: "apps/v1", kind: "Deployment" })
+  .for(Greeting)
+  .owns(ConfigMap)
+  .owns(Deployment)
   .reconcile(async (req) => {
-    const greeting = mgr.cache.informer<Greeting>(GreetingKind).get(req.name, req.namespace);
+    const greeting: Greeting | undefined = mgr.cache.informer(Greeting).get(req.name, req.namespace);
     if (!greeting) return Result.done();
     const message = `Hello, ${greeting.spec.name}`;
-    const labels = { app: greeting.metadata!.name! };
+    const labels = { app: req.name };
     last = await new Builder({ client: mgr.client, owner: greeting, reader: mgr.cache })
-      .configMap({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${greeting.metadata!.name}-message` }, data: { message } })
+      .configMap({ metadata: { name: `${req.name}-message` }, data: { message } })
       .deployment({
-        apiVersion: "apps/v1", kind: "Deployment", metadata: { name: greeting.metadata!.name! },
+        metadata: { name: req.name },
         spec: {
           replicas: greeting.spec.replicas ?? 1, selector: { matchLabels: labels },
           template: { metadata: { labels }, spec: { containers: [{ name: "greeter", image: "busybox:1.36",
-            env: [{ name: "MESSAGE", valueFrom: { configMapKeyRef: { name: `${greeting.metadata!.name}-message`, key: "message" } } }] }] } },
+            env: [{ name: "MESSAGE", valueFrom: { configMapKeyRef: { name: `${req.name}-message`, key: "message" } } }] }] } },
         },
       })
       .reconcile();
@@ -60,13 +59,13 @@ await mgr.start();
 
 await client.create<Greeting>({ apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "world", namespace: "default" }, spec: { name: "World" } });
 const deadline = performance.now() + 20_000;
-let greeting = await client.get<Greeting>({ ...GreetingKind, name: "world", namespace: "default" });
+let greeting = await client.get({ ...Greeting, name: "world", namespace: "default" });
 while (greeting.status?.message !== "Hello, World") {
   if (performance.now() > deadline) throw new Error(`no status after 20 s: ${JSON.stringify(greeting.status)}`);
   await new Promise((resolve) => setTimeout(resolve, 50));
-  greeting = await client.get<Greeting>({ ...GreetingKind, name: "world", namespace: "default" });
+  greeting = await client.get({ ...Greeting, name: "world", namespace: "default" });
 }
-const deployment = await client.get({ apiVersion: "apps/v1", kind: "Deployment", name: "world", namespace: "default" });
+const deployment = await client.get({ ...Deployment, name: "world", namespace: "default" });
 console.log(JSON.stringify({
   message: greeting.status.message,
   objects: last?.objects.map((o) => `${o.kind}/${o.name}`) ?? [],
