@@ -57,4 +57,19 @@ export * from "./controller/rate-limiter.ts";
 export type { MetricsProvider, WorkQueueMetrics, ControllerMetrics } from "./controller/metrics-hooks.ts";
 export * from "./cache/index.ts";
 export { createLogger, silentLogger, jsonSink } from "./log/logger.ts";
+/**
+ * client-node's `KubeConfig`, re-exported so that the one the SDK is built on is the one you
+ * load: `loadFromDefault()` ($KUBECONFIG, else ~/.kube/config), `loadFromCluster()` (in a pod:
+ * the service account), `loadFromFile(path)`; LocalCluster hands you one as `cluster.kubeConfig`.
+ *
+ * @example
+ * ```ts
+ * import { KubeConfig, ResourceClient } from "operator-runtime";
+ * const kubeConfig = new KubeConfig();
+ * if (process.env.KUBERNETES_SERVICE_HOST) kubeConfig.loadFromCluster();
+ * else kubeConfig.loadFromDefault();
+ * const client = new ResourceClient({ kubeConfig, fieldManager: "my-operator" });
+ * ```
+ */
+export { KubeConfig } from "@kubernetes/client-node";
 export type { Logger, LogLevel, LogRecord, LogSink, LoggerOptions } from "./log/logger.ts";

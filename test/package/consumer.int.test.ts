@@ -12,13 +12,20 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { ResourceClient } from "../../src/index.ts";
+import { LocalCluster } from "../../src/testing/index.ts";
+import { waitFor } from "../support/wait.ts";
+import { readmePrograms } from "./readme-programs.ts";
+import type { ObjectKey, ReadmeProgram } from "./readme-programs.ts";
+import { README_SETUPS } from "./readme-setups.ts";
 
 const execFileP = promisify(execFile);
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -33,10 +40,15 @@ const TYPESCRIPT_5 = "5";
 /** Each step's bound: npm installs download Node binaries on a cold cache. */
 const STEP_MS = 300_000;
 
+/** The README's programs: each ```ts block, type-checked and run below. */
+const PROGRAMS = readmePrograms(path.join(repoRoot, "README.md"));
+/** A README program's bound: it starts a cluster or an operator and reconciles a few objects. */
+const PROGRAM_MS = 60_000;
+
 /** Runs a command and returns its stdout; a failure carries the command's output. */
-async function run(file: string, args: string[], cwd: string): Promise<string> {
+async function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env, timeout = STEP_MS): Promise<string> {
   try {
-    const { stdout } = await execFileP(file, args, { cwd, timeout: STEP_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
+    const { stdout } = await execFileP(file, args, { cwd, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...env, NO_COLOR: "1" } });
     return stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
@@ -78,6 +90,8 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     mkdirSync(consumer);
     writeFileSync(path.join(consumer, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
     for (const file of readdirSync(fixtureDir)) copyFileSync(path.join(fixtureDir, file), path.join(consumer, file));
+    for (const program of PROGRAMS) writeFileSync(path.join(consumer, program.file), program.code);
+    writeFileSync(path.join(consumer, "tsconfig.readme.json"), JSON.stringify({ extends: "./tsconfig.json", files: PROGRAMS.map((p) => p.file) }));
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], consumer);
   });
 
@@ -135,4 +149,76 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     const result = lastJsonLine(await run(nodeBinary("node24"), ["operator.ts"], consumer));
     assert.deepEqual(result, { message: "Hello, World", objects: ["ConfigMap/world-message", "Deployment/world"], owned: true });
   });
+  it("has README programs to check", () => {
+    assert.ok(PROGRAMS.length >= 4, `README.md has ${PROGRAMS.length} ts blocks`);
+  });
+
+  it("type-checks every README program with TypeScript 5 and the repo's TypeScript", async () => {
+    const ts5 = path.join(consumer, "node_modules", "typescript5", "bin", "tsc");
+    await run(nodeBinary("node24"), [ts5, "-p", "tsconfig.readme.json"], consumer);
+    const ts = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+    await run(process.execPath, [ts, "-p", "tsconfig.readme.json"], consumer);
+  });
+
+  for (const program of PROGRAMS) {
+    it(`runs the README program at line ${program.line} (${program.section})`, { timeout: 2 * PROGRAM_MS }, async () => {
+      await runReadmeProgram(program, nodeBinary("node24"), consumer);
+    });
+  }
 });
+
+/** The object, or undefined when it does not exist. */
+async function find(client: ResourceClient, key: ObjectKey): Promise<unknown> {
+  try {
+    return await client.get(key);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs one README program against a fresh LocalCluster through `KUBECONFIG`: creates its setup,
+ * runs it to exit code 0 (or until its `signalAfter` object exists, then SIGTERM and exit code
+ * 0), and checks that its `expect` objects exist.
+ */
+async function runReadmeProgram(program: ReadmeProgram, node: string, cwd: string): Promise<void> {
+  const cluster = await LocalCluster.start();
+  try {
+    const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "readme-test" });
+    for (const obj of program.setup ? README_SETUPS[program.setup] ?? assert.fail(`no README setup named ${program.setup}`) : []) {
+      await waitFor(() => client.create(obj), `setup ${obj.kind}/${obj.metadata?.name} for README line ${program.line}`);
+    }
+    const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: cluster.kubeconfigPath, HEALTH_PORT: "0", NO_COLOR: "1" };
+    delete env.KUBERNETES_SERVICE_HOST;  // never the machine's own cluster, should CI run in a pod
+    const where = `README.md:${program.line} (${program.file})`;
+    if (!program.signalAfter) {
+      await run(node, [program.file], cwd, env, PROGRAM_MS);
+    } else {
+      const child = spawn(node, [program.file], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+      const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      try {
+        const target = program.signalAfter;
+        await waitFor(async () => child.exitCode === null && (await find(client, target)),
+          `${where} to create ${target.kind}/${target.name} while running`, PROGRAM_MS).catch((err: Error) => {
+          throw new Error(`${err.message}\n${output}`);
+        });
+        child.kill("SIGTERM");
+        const [code, signal] = await Promise.race([
+          exited,
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${where} did not exit within 20 s of SIGTERM\n${output}`)), 20_000).unref()),
+        ]);
+        assert.equal(code, 0, `${where} exits 0 on SIGTERM (signal ${signal})\n${output}`);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }
+    }
+    for (const key of program.expect) {
+      assert.ok(await find(client, key), `${where} leaves ${key.kind} ${key.namespace ?? ""}/${key.name}`);
+    }
+  } finally {
+    await cluster.stop();
+  }
+}

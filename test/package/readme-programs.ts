@@ -7,7 +7,9 @@
  *     <!-- readme-test: {"signalAfter": {"apiVersion": "v1", "kind": "ConfigMap", "namespace": "default", "name": "x"}} -->
  *
  * runs the program until that object exists, then sends SIGTERM and expects exit code 0.
- * `"setup"` lists objects (as JSON) created in the cluster before the program starts.
+ * `"setup"` names the objects created in the cluster before the program starts (see
+ * `readme-setups.ts`: what the README says the program expects to find), and `"expect"` lists
+ * objects that must exist once the program is done.
  */
 import { readFileSync } from "node:fs";
 
@@ -29,7 +31,8 @@ export interface ReadmeProgram {
   section: string;
   code: string;
   signalAfter?: ObjectKey;
-  setup: Record<string, unknown>[];
+  setup?: string;
+  expect: ObjectKey[];
 }
 
 const DIRECTIVE = /^<!--\s*readme-test:\s*(\{.*\})\s*-->$/;
@@ -49,11 +52,12 @@ export function readmePrograms(readmePath: string): ReadmeProgram[] {
     if (i >= lines.length) throw new Error(`README.md:${start + 1}: unterminated code block`);
     const previous = lines.slice(0, start).reverse().find((l) => l.trim() !== "") ?? "";
     const directive = DIRECTIVE.exec(previous.trim());
-    const options = directive ? (JSON.parse(directive[1]!) as { signalAfter?: ObjectKey; setup?: Record<string, unknown>[] }) : {};
+    const options = directive ? (JSON.parse(directive[1]!) as { signalAfter?: ObjectKey; setup?: string; expect?: ObjectKey[] }) : {};
     programs.push({
       file: `readme-${start + 1}.ts`, line: start + 1, section, code: `${body.join("\n")}\n`,
       ...(options.signalAfter ? { signalAfter: options.signalAfter } : {}),
-      setup: options.setup ?? [],
+      ...(options.setup ? { setup: options.setup } : {}),
+      expect: options.expect ?? [],
     });
   }
   return programs;
