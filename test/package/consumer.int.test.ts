@@ -93,7 +93,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     for (const program of PROGRAMS) writeFileSync(path.join(consumer, program.file), program.code);
     writeFileSync(path.join(consumer, "tsconfig.readme.json"), JSON.stringify({ extends: "./tsconfig.json", files: PROGRAMS.map((p) => p.file) }));
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], consumer);
-  });
+  }, { timeout: 3 * STEP_MS });
 
   after(() => {
     if (work) rmSync(work, { recursive: true, force: true });
@@ -112,7 +112,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
   });
 
   for (const [alias, version] of [["node22", NODE_22], ["node24", NODE_24]] as const) {
-    it(`imports both entry points from plain .mjs and reconciles on Node ${version}`, async () => {
+    it(`imports both entry points from plain .mjs and reconciles on Node ${version}`, { timeout: STEP_MS }, async () => {
       const result = lastJsonLine(await run(nodeBinary(alias), ["smoke.mjs"], consumer));
       assert.equal(result.node, `v${version}`);
       assert.deepEqual(result.first, ["ConfigMap/web-config:created", "Deployment/web:created"]);
@@ -123,19 +123,19 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     });
   }
 
-  it("type-checks a TypeScript operator with TypeScript 5 (nodenext, strict, skipLibCheck false)", async () => {
+  it("type-checks a TypeScript operator with TypeScript 5 (nodenext, strict, skipLibCheck false)", { timeout: STEP_MS }, async () => {
     const tsc = path.join(consumer, "node_modules", "typescript5", "bin", "tsc");
     const version = await run(nodeBinary("node24"), [tsc, "--version"], consumer);
     assert.match(version, /^Version 5\./);
     await run(nodeBinary("node24"), [tsc, "-p", "tsconfig.json"], consumer);
   });
 
-  it("type-checks the same operator with the repo's own TypeScript", async () => {
+  it("type-checks the same operator with the repo's own TypeScript", { timeout: STEP_MS }, async () => {
     const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
     await run(process.execPath, [tsc, "-p", "tsconfig.json"], consumer);
   });
 
-  it("finds type errors in a consumer's code through the published types", async () => {
+  it("finds type errors in a consumer's code through the published types", { timeout: STEP_MS }, async () => {
     const broken = readFileSync(path.join(consumer, "operator.ts"), "utf8")
       .replace('spec: { name: "World" }', 'spec: { nmae: "World" }');
     assert.notEqual(broken, readFileSync(path.join(consumer, "operator.ts"), "utf8"));
@@ -145,7 +145,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     await assert.rejects(run(nodeBinary("node24"), [tsc, "-p", "tsconfig.broken.json"], consumer), /nmae/);
   });
 
-  it("runs the TypeScript operator: a Manager reconciles a typed custom resource through the Builder", async () => {
+  it("runs the TypeScript operator: a Manager reconciles a typed custom resource through the Builder", { timeout: STEP_MS }, async () => {
     const result = lastJsonLine(await run(nodeBinary("node24"), ["operator.ts"], consumer));
     assert.deepEqual(result, { message: "Hello, World", objects: ["ConfigMap/world-message", "Deployment/world"], owned: true });
   });
@@ -153,7 +153,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     assert.ok(PROGRAMS.length >= 4, `README.md has ${PROGRAMS.length} ts blocks`);
   });
 
-  it("type-checks every README program with TypeScript 5 and the repo's TypeScript", async () => {
+  it("type-checks every README program with TypeScript 5 and the repo's TypeScript", { timeout: STEP_MS }, async () => {
     const ts5 = path.join(consumer, "node_modules", "typescript5", "bin", "tsc");
     await run(nodeBinary("node24"), [ts5, "-p", "tsconfig.readme.json"], consumer);
     const ts = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
