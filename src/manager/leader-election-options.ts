@@ -1,5 +1,6 @@
 /** The options of LeaderElector and the reasons its leadership ends. */
 import type { ResourceClient } from "../client/resource-client.ts";
+import type { Clock } from "../controller/clock.ts";
 import type { Logger } from "../log/logger.ts";
 
 /**
@@ -29,7 +30,21 @@ export interface LeaderElectorOptions {
   logger?: Logger;
   /** Receives leader_election_master_status (a `Metrics`). */
   metrics?: { leaderStatus(name: string, leading: boolean): void };
-  /** The clock (epoch ms) for Lease timestamps and expiry judgements. Default Date.now. */
+  /**
+   * Time for the protocol: the retry and renew timers, the renew deadline, and how long a seen
+   * Lease has gone unchanged (its expiry). Default `realClock`: monotonic `performance.now()`,
+   * so a wall-clock step never shortens a lease, and unref'd timers. Tests pass a `ManualClock`
+   * and step the election without waiting:
+   *
+   * @example
+   * ```ts
+   * const clock = new ManualClock();
+   * const elector = new LeaderElector({ client, namespace: "operators", name: "op", identity: "a", clock });
+   * clock.advance(2_400); // a retry period plus the most jitter (20 %): the next attempt falls due
+   * ```
+   */
+  clock?: Clock;
+  /** Wall-clock time (epoch ms) for the Lease's acquireTime and renewTime stamps only. Default Date.now. */
   now?: () => number;
 }
 

@@ -1,6 +1,8 @@
 /** Leader election on a coordination.k8s.io/v1 Lease: one replica leads, the others stand by and take over. */
 import { AlreadyExistsError, ConflictError, NotFoundError, OperatorRuntimeError } from "../errors.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
+import { realClock } from "../controller/clock.ts";
+import type { Clock } from "../controller/clock.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
 import type { LeaderElectorOptions, StoppedLeadingReason } from "./leader-election-options.ts";
@@ -28,7 +30,9 @@ type Attempt = "ok" | "held" | "race" | "error";
  * leaseDurationSeconds 1). Timestamps are MicroTime (UTC, six fractional digits).
  *
  * Guarantees:
- * - `start()` returns at once; campaigning runs in the background on unref'd timers.
+ * - `start()` returns at once; campaigning runs in the background on the `clock`'s timers
+ *   (unref'd with the default clock). Retries, the renew deadline and lease expiry are judged
+ *   on that monotonic clock; only the Lease's stamps come from `now` (wall clock).
  * - `onStoppedLeading` runs the moment leadership is lost: no renewal succeeding within
  *   renewDeadline of sending the last successful one, or another holder seen. Losing is
  *   final: the elector stops campaigning (as client-go's `Run` returns) — exit the process
@@ -69,6 +73,7 @@ export class LeaderElector implements Runnable {
   readonly #retryMs: number;
   readonly #log: Logger;
   readonly #metrics: LeaderElectorOptions["metrics"];
+  readonly #clock: Clock;
   readonly #now: () => number;
   #state: "new" | "running" | "lost" | "stopped" = "new";
   #leading = false;
@@ -76,8 +81,8 @@ export class LeaderElector implements Runnable {
   #reportedLeader = "";
   #raced = false;
   #writeSentAt = 0;
-  #timer: NodeJS.Timeout | undefined;
-  #deadline: NodeJS.Timeout | undefined;
+  #timer: unknown;
+  #deadline: unknown;
   #inflight: Promise<void> = Promise.resolve();
   #stopping: Promise<void> | undefined;
   readonly #onStarted: CallbackSet<void>;
@@ -102,8 +107,10 @@ export class LeaderElector implements Runnable {
     this.#retryMs = retryPeriodMs;
     this.#log = options.logger ?? createLogger({ fields: { component: "leader-election" } });
     this.#metrics = options.metrics;
+    const clock = options.clock ?? realClock;
+    this.#clock = clock;
     this.#now = options.now ?? Date.now;
-    this.#seen = new LeaseObservation(this.#now, leaseDurationMs);
+    this.#seen = new LeaseObservation(() => clock.now(), leaseDurationMs);
     this.#onStarted = new CallbackSet("onStartedLeading", this.#log);
     this.#onStopped = new CallbackSet("onStoppedLeading", this.#log);
     this.#onNewLeader = new CallbackSet("onNewLeader", this.#log);
@@ -232,10 +239,10 @@ export class LeaderElector implements Runnable {
     }
   }
 
-  /** The body that holds the Lease, stamped now; the stamp is also when the write was sent. */
+  /** The body that holds the Lease, stamped now; also notes (on the clock) when the write was sent. */
   #holding(current: Lease | undefined): Lease {
-    this.#writeSentAt = this.#now();
-    return holdingLease(current, { namespace: this.#ref.namespace, name: this.#ref.name, identity: this.identity, durationMs: this.#leaseMs, now: this.#writeSentAt });
+    this.#writeSentAt = this.#clock.now();
+    return holdingLease(current, { namespace: this.#ref.namespace, name: this.#ref.name, identity: this.identity, durationMs: this.#leaseMs, now: this.#now() });
   }
 
   /** Remembers the Lease; reports a new holder. */
@@ -258,11 +265,10 @@ export class LeaderElector implements Runnable {
 
   #schedule(ms: number): void {
     if (this.#state !== "running") return;
-    this.#timer = setTimeout(() => {
+    this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
       this.#inflight = this.#tick();
     }, ms);
-    this.#timer.unref();
   }
 
   /**
@@ -270,12 +276,11 @@ export class LeaderElector implements Runnable {
    * successful one (sent before the server stored it, so before any candidate saw it).
    */
   #armDeadline(): void {
-    const ms = this.#writeSentAt + this.#renewMs - this.#now();
-    clearTimeout(this.#deadline);
-    this.#deadline = setTimeout(() => {
+    const ms = this.#writeSentAt + this.#renewMs - this.#clock.now();
+    this.#clock.clearTimeout(this.#deadline);
+    this.#deadline = this.#clock.setTimeout(() => {
       if (this.#state === "running" && this.#leading) this.#lose("renew-deadline");
     }, Math.max(0, ms));
-    this.#deadline.unref();
   }
 
   #lose(reason: StoppedLeadingReason): void {
@@ -287,14 +292,14 @@ export class LeaderElector implements Runnable {
 
   #endLeading(reason: StoppedLeadingReason): void {
     this.#leading = false;
-    clearTimeout(this.#deadline);
+    this.#clock.clearTimeout(this.#deadline);
     this.#metrics?.leaderStatus(this.#ref.name, false);
     this.#onStopped.emit(reason);
   }
 
   #clearTimers(): void {
-    clearTimeout(this.#timer);
-    clearTimeout(this.#deadline);
+    this.#clock.clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#deadline);
     this.#timer = this.#deadline = undefined;
   }
 }

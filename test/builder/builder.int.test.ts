@@ -4,7 +4,7 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { Builder, ResourceClient, BuilderValidationErrors, MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION } from "../../src/index.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
-import { raw } from "../support/wait.ts";
+import { raw, within } from "../support/wait.ts";
 import { config, otherConfig, scratch, secret, server, serverService, web } from "./fixtures.ts";
 
 const NS = "apps";
@@ -31,7 +31,7 @@ describe("Builder.reconcile against LocalCluster", () => {
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "dataapp-operator" });
     owner = await createDataApp(cluster.url, NS, "demo");
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
   beforeEach(() => cluster.requests.clear());
 
   it("creates every object with the owner reference, labels and config-hash env", async () => {

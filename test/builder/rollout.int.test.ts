@@ -4,7 +4,7 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { Builder, EventRecorder, ResourceClient, httpEventSink } from "../../src/index.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
-import { raw, waitFor } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 import { config, secret, server, web } from "./fixtures.ts";
 
 const NS = "rollout";
@@ -21,7 +21,7 @@ describe("Builder immutable fields, ordered rollout and events (simulated worklo
     recorder = new EventRecorder({ sink: httpEventSink(cluster.kubeConfig), controller: "example.com/dataapp-operator" });
     owner = await createDataApp(cluster.url, NS, "ordered");
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   const biggerDisk = (): KubeObject => {
     const s = server();

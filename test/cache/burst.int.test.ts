@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import { Cache } from "../../src/cache/index.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, Tally, assertBalanced, cm, namespace, waitForMirror } from "./fixtures.ts";
 
 /** A small deterministic PRNG (mulberry32). */
@@ -29,8 +29,8 @@ describe("a burst of 1,000 writes", () => {
     cache = new Cache({ client, kubeConfig: cluster.kubeConfig, timings: FAST });
   });
   after(async () => {
-    await cache.stop();
-    await cluster.stop();
+    await within(cache.stop(), "cache.stop()");
+    await within(cluster.stop(), "cluster.stop()");
   });
 
   it("misses and duplicates nothing, even with watches dropped mid-burst", async () => {

@@ -7,7 +7,7 @@ import { ResourceClient } from "../../src/client/index.ts";
 import type { ObjectReader } from "../../src/client/index.ts";
 import { Cache } from "../../src/cache/index.ts";
 import { OperatorRuntimeError } from "../../src/errors.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, cm, namespace } from "./fixtures.ts";
 
 const SECRET = { apiVersion: "v1", kind: "Secret" } as const;
@@ -26,7 +26,7 @@ describe("Cache as an ObjectReader and a Runnable", () => {
     await client.create(cm("reader-a", "db", { v: "1" }, { app: "db" }));
     await client.create(cm("reader-b", "web", { v: "1" }, { app: "web", tier: "back" }));
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("answers get and list from memory, with the newest copy once the watch delivers a write", async () => {
     const cache = new Cache({ client, kubeConfig: cluster.kubeConfig, timings: FAST });
@@ -62,7 +62,7 @@ describe("Cache as an ObjectReader and a Runnable", () => {
       err instanceof OperatorRuntimeError && /invalid label selector "app=\(web"/.test(err.message));
     await assert.rejects(cache.list(CONFIGMAP, { fieldSelector: "data.v=1" }), /field selector "data.v" is not supported by the cache/);
     await assert.rejects(cache.get({ ...CONFIGMAP, name: "web" }), /is namespaced but no namespace was given/);
-    await cache.stop();
+    await within(cache.stop(), "cache.stop()");
     await assert.rejects(cache.get({ ...CONFIGMAP, namespace: "reader-a", name: "web" }), /read after stop/);
   });
 
@@ -78,7 +78,7 @@ describe("Cache as an ObjectReader and a Runnable", () => {
     assert.ok((await cache.list(NAMESPACE)).length >= 6);
     assert.equal(cache.informers().length, 2);
     assert.equal(cache.hasSynced(), true);
-    await cache.stop();
+    await within(cache.stop(), "cache.stop()");
   });
 
   it("a namespace-scoped informer serves reads of its namespace", async () => {
@@ -88,7 +88,7 @@ describe("Cache as an ObjectReader and a Runnable", () => {
     assert.deepEqual((await cache.list(CONFIGMAP, { namespace: "reader-b" })).map((o) => o.metadata!.name), ["web"]);
     assert.equal(cache.informers().length, 1);
     assert.deepEqual(scoped.list().map((o) => o.metadata!.namespace), ["reader-b"]);
-    await cache.stop();
+    await within(cache.stop(), "cache.stop()");
   });
 
   it("stop() ends every watch, and an aborted start stops the cache", async () => {
@@ -97,7 +97,7 @@ describe("Cache as an ObjectReader and a Runnable", () => {
     cache.informer(SECRET, { namespace: "reader-a" });
     await cache.start(AbortSignal.timeout(5000));
     await waitFor(() => cluster.watchCount() === 2, "two watches");
-    await cache.stop();
+    await within(cache.stop(), "cache.stop()");
     await waitFor(() => cluster.watchCount() === 0, "no watches after stop");
     assert.ok(cache.informers().every((i) => !i.running));
 
@@ -119,13 +119,13 @@ describe("Cache as an ObjectReader and a Runnable", () => {
     const reading = new Cache({ client, kubeConfig: cluster.kubeConfig, timings: FAST, readSyncTimeoutMs: 100 });
     await reading.start(AbortSignal.timeout(5000));
     await assert.rejects(reading.list(PVC, { namespace: "reader-a" }), /PersistentVolumeClaim has not synced within 100 ms/);
-    await reading.stop();
+    await within(reading.stop(), "reading.stop()");
 
     const starting = new Cache({ client, kubeConfig: cluster.kubeConfig, timings: FAST });
     starting.informer(PVC);
     const started = starting.start(AbortSignal.timeout(5000));
     await waitFor(() => fault.hits >= 4, "the list to fail again");
-    await starting.stop();
+    await within(starting.stop(), "starting.stop()");
     await assert.rejects(started, /cache: stopped before it synced/);
     cluster.clearFaults();
   });

@@ -4,7 +4,7 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import type { KubeObject } from "../../src/client/index.ts";
 import { Cache, SharedInformer } from "../../src/cache/index.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, PERSON, Tally, cm, installPerson, namespace, person, waitForVersion } from "./fixtures.ts";
 
 type Person = KubeObject & { spec: { firstName: string; surname: string } };
@@ -18,7 +18,7 @@ describe("SharedInformer against LocalCluster", () => {
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
     await installPerson(client);
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("synced() resolves after the first list, with every existing object added as part of it", async () => {
     await namespace(client, "sync");
@@ -33,8 +33,8 @@ describe("SharedInformer against LocalCluster", () => {
     assert.equal(informer.list().length, 5);
     assert.equal(tally.initialAdds, 5, "the first list reports adds with isInitialList=true");
     assert.ok(Number(informer.lastSyncResourceVersion()) >= Number((await client.get({ ...CONFIGMAP, namespace: "sync", name: "pre-4" })).metadata!.resourceVersion));
-    await informer.synced(); // resolves again at once
-    await informer.stop();
+    await within(informer.synced(), "synced() again"); // resolves again at once
+    await within(informer.stop(), "informer.stop()");
   });
 
   it("handlers get add, update(old, new) and delete(last state); late handlers get a replay", async () => {
@@ -62,7 +62,7 @@ describe("SharedInformer against LocalCluster", () => {
     await client.create(cm("handlers", "c"));
     await waitFor(() => informer.get("c", "handlers"), "c cached");
     assert.deepEqual(late, ["b true"], "an unsubscribed handler hears nothing more");
-    await informer.stop();
+    await within(informer.stop(), "informer.stop()");
   });
 
   it("a throwing handler does not stop other handlers or the informer", async () => {
@@ -76,7 +76,7 @@ describe("SharedInformer against LocalCluster", () => {
     await client.create(cm("throwing", "y"));
     await waitFor(() => seen.length === 2, "both adds");
     assert.deepEqual(seen, ["x", "y"]);
-    await informer.stop();
+    await within(informer.stop(), "informer.stop()");
   });
 
   it("keeps an index (people by surname) correct through creates, updates and deletes", async () => {
@@ -108,7 +108,7 @@ describe("SharedInformer against LocalCluster", () => {
     assert.deepEqual(informer.byIndex("firstName", "Emma").map((p) => p.metadata!.name), ["emma"]);
     assert.throws(() => informer.byIndex("age", "3"), /index "age" does not exist/);
     assert.throws(() => informer.addIndex("surname", () => []), /already exists/);
-    await informer.stop();
+    await within(informer.stop(), "informer.stop()");
   });
 
   it("the Cache shares one informer per kind and scope, and starts late informers at once", async () => {
@@ -120,8 +120,8 @@ describe("SharedInformer against LocalCluster", () => {
     await cache.start(AbortSignal.timeout(5000));
     assert.equal(cache.hasSynced(), true);
     const late = cache.informer(PERSON, { namespace: "shared" });
-    await late.synced();
+    await within(late.synced(), "the late informer to sync");
     assert.equal(late.hasSynced(), true);
-    await cache.stop();
+    await within(cache.stop(), "cache.stop()");
   });
 });

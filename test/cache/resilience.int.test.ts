@@ -5,7 +5,7 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import { Cache } from "../../src/cache/index.ts";
 import type { ReflectorTimings, SharedInformer } from "../../src/cache/index.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, Tally, assertBalanced, cm, namespace, waitForMirror } from "./fixtures.ts";
 
 describe("the cache stays an exact mirror through watch and list failures", () => {
@@ -18,8 +18,8 @@ describe("the cache stays an exact mirror through watch and list failures", () =
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
   });
   after(async () => {
-    for (const c of caches) await c.stop();
-    await cluster.stop();
+    for (const c of caches) await within(c.stop(), "an earlier cache to stop");
+    await within(cluster.stop(), "cluster.stop()");
   });
 
   /**
@@ -27,7 +27,7 @@ describe("the cache stays an exact mirror through watch and list failures", () =
    * Earlier tests' caches are stopped first, so every watch (and fault) is this cache's.
    */
   async function setup(ns: string, seed = 3, timings: ReflectorTimings = FAST) {
-    for (const c of caches.splice(0)) await c.stop();
+    for (const c of caches.splice(0)) await within(c.stop(), "an earlier cache to stop");
     await waitFor(() => cluster.watchCount() === 0, "no watches left");
     await namespace(client, ns);
     for (let i = 0; i < seed; i++) await client.create(cm(ns, `seed-${i}`));
@@ -94,7 +94,7 @@ describe("the cache stays an exact mirror through watch and list failures", () =
       () => cluster.kubeConfig.makeApiClient(CoreV1Api).listNamespacedConfigMap({ namespace: "versus-client-node" }));
     const theirErrors: unknown[] = [];
     theirs.on("error", (err) => theirErrors.push(err));
-    await theirs.start();
+    await within(theirs.start(), "client-node's informer to start");
     await waitFor(() => cluster.watchCount() === 2, "both watches open");
     cluster.dropWatches({ abrupt: true });
     await waitFor(() => theirErrors.length === 1 && informer.stats.watchFailures === 1, "both to see the failure");
@@ -102,7 +102,7 @@ describe("the cache stays an exact mirror through watch and list failures", () =
     const state = await waitForMirror(cache, client, "versus-client-node");
     assert.ok(state.some((v) => v.includes("/after-the-drop@")));
     assert.equal(theirs.list().some((o) => o.metadata?.name === "after-the-drop"), false, "client-node's informer stopped");
-    await theirs.stop();
+    await within(theirs.stop(), "client-node's informer to stop");
   });
 
   it("relists after a compacted history (ERROR 410) and reports deletions made in the gap", async () => {

@@ -6,6 +6,7 @@
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import { Cache } from "../../src/cache/index.ts";
+import { waitFor } from "../support/wait.ts";
 
 const cluster = await LocalCluster.start();
 const client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
@@ -15,7 +16,7 @@ cache.informer({ apiVersion: "v1", kind: "ConfigMap" });
 await cache.start(AbortSignal.timeout(10_000));
 cluster.inject({ verb: "list", resource: "secrets", code: 500, times: Infinity });
 const failing = cache.informer({ apiVersion: "v1", kind: "Secret" });
-while (failing.stats.listFailures === 0) await new Promise((r) => setTimeout(r, 10));
+await waitFor(() => failing.stats.listFailures > 0, "the Secret informer's first list to fail", 10_000);
 await cache.stop();
 const watches = cluster.watchCount();
 await cluster.stop();

@@ -5,6 +5,7 @@ import { ResourceClient } from "../../src/client/index.ts";
 import type { KubeObject } from "../../src/client/index.ts";
 import { ConflictError, NotFoundError, OperatorRuntimeError } from "../../src/errors.ts";
 import { configMap, deployment, widgetCrd } from "./fixtures.ts";
+import { within } from "../support/wait.ts";
 
 type Widget = KubeObject & { spec: { size: number; color?: string }; status?: Record<string, unknown> };
 const widget = (name: string, size = 1): Widget =>
@@ -19,7 +20,7 @@ describe("ResourceClient server-side apply, deletion and status", () => {
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "test-operator" });
     await client.create(widgetCrd());
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("creates with apply, and a second identical apply leaves resourceVersion unchanged", async () => {
     const first = await client.apply(configMap("applied", { a: "1" }));

@@ -5,6 +5,7 @@ import { ResourceClient } from "../../src/client/index.ts";
 import type { KubeObject } from "../../src/client/index.ts";
 import { ApiError, NotFoundError, OperatorRuntimeError } from "../../src/errors.ts";
 import { configMap, deployment, widgetCrd } from "./fixtures.ts";
+import { within } from "../support/wait.ts";
 
 const cmKind = { apiVersion: "v1", kind: "ConfigMap" };
 const widgetKind = { apiVersion: "example.com/v1", kind: "Widget" };
@@ -16,7 +17,7 @@ describe("ResourceClient CRUD against LocalCluster", () => {
     cluster = await LocalCluster.start();
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("creates, reads, lists, replaces, patches and deletes a ConfigMap", async () => {
     const created = await client.create(configMap("round-trip"));

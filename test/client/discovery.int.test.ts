@@ -5,13 +5,14 @@ import { RequestCounter, ResourceClient } from "../../src/client/index.ts";
 import type { RequestRecord } from "../../src/client/index.ts";
 import { OperatorRuntimeError } from "../../src/errors.ts";
 import { configMap, widgetCrd } from "./fixtures.ts";
+import { within } from "../support/wait.ts";
 
 describe("ResourceClient discovery and request counting", () => {
   let cluster: LocalCluster;
   before(async () => {
     cluster = await LocalCluster.start();
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("maps kinds to resources, skipping subresource entries", async () => {
     const client = new ResourceClient({ kubeConfig: cluster.kubeConfig });

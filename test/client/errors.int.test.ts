@@ -10,6 +10,7 @@ import {
   TooManyRequestsError,
 } from "../../src/errors.ts";
 import { configMap, widgetCrd } from "./fixtures.ts";
+import { within } from "../support/wait.ts";
 
 const cmRef = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", namespace: "default", name });
 
@@ -32,7 +33,7 @@ describe("ResourceClient typed errors", () => {
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
     await client.create(widgetCrd());
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("throws NotFoundError carrying the server's Status for a missing object", async () => {
     const err = await rejection(client.get(cmRef("nope")), NotFoundError);
@@ -103,7 +104,7 @@ describe("ResourceClient typed errors", () => {
   it("wraps network failures in an OperatorRuntimeError with the cause", async () => {
     const dead = await LocalCluster.start();
     const deadClient = new ResourceClient({ kubeConfig: dead.kubeConfig });
-    await dead.stop();
+    await within(dead.stop(), "dead.stop()");
     const err = await rejection(deadClient.get(cmRef("x")), OperatorRuntimeError);
     assert.match(err.message, /discovery v1: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1 failed/);
     assert.ok(err.cause, "the native cause is kept");
@@ -124,7 +125,7 @@ describe("ResourceClient typed errors", () => {
         res.end("<html>bad gateway</html>");
       }
     });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    await within(new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve)), "the proxy to listen");
     try {
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromClusterAndUser(
@@ -140,7 +141,7 @@ describe("ResourceClient typed errors", () => {
       assert.match(bad.status.message ?? "", /bad gateway/);
     } finally {
       proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
+      await within(new Promise((resolve) => proxy.close(resolve)), "the proxy to close");
     }
   });
 });

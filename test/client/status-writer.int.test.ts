@@ -5,6 +5,7 @@ import { ResourceClient, findCondition, writeStatus } from "../../src/client/ind
 import type { Condition, KubeObject } from "../../src/client/index.ts";
 import { NotFoundError, OperatorRuntimeError } from "../../src/errors.ts";
 import { widgetCrd } from "./fixtures.ts";
+import { within } from "../support/wait.ts";
 
 type Widget = KubeObject & { spec: { size: number }; status?: { phase?: string; observedGeneration?: number; conditions?: Condition[]; [k: string]: unknown } };
 const widgetRef = (name: string) => ({ apiVersion: "example.com/v1", kind: "Widget", namespace: "default", name });
@@ -20,7 +21,7 @@ describe("writeStatus", () => {
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "widget-operator" });
     await client.create(widgetCrd());
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("writes the status with observedGeneration once, then skips an identical write", async () => {
     const owner = await create("once");

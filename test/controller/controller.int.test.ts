@@ -4,7 +4,7 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { Builder, Manager, Result, finalizer, createLogger } from "../../src/index.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
-import { raw, waitFor } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 
 const DATAAPP = { apiVersion: "example.com/v1", kind: "DataApp" };
 const NS = "ctrl";
@@ -43,11 +43,11 @@ describe("Controller with the Manager: owned objects, finalizers, metrics", () =
           },
         });
       });
-    await mgr.start();
+    await within(mgr.start(), "mgr.start()", 15_000);
   });
   after(async () => {
-    await mgr.stop();
-    await cluster.stop();
+    await within(mgr.stop(), "mgr.stop()", 15_000);
+    await within(cluster.stop(), "cluster.stop()");
   });
 
   it("creates children, and restores a deleted or edited child by re-reconciling its owner", async () => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { Cache, Controller, ResourceClient, Result, createLogger, terminal } from "../../src/index.ts";
 import type { LogRecord } from "../../src/index.ts";
-import { raw, waitFor } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 
 describe("Controller logging and error handling", () => {
   let cluster: LocalCluster;
@@ -12,11 +12,11 @@ describe("Controller logging and error handling", () => {
     cluster = await LocalCluster.start();
     const client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
     cache = new Cache({ client, kubeConfig: cluster.kubeConfig });
-    await cache.start(new AbortController().signal);
+    await within(cache.start(new AbortController().signal), "the cache to sync");
   });
   after(async () => {
-    await cache.stop();
-    await cluster.stop();
+    await within(cache.stop(), "cache.stop()");
+    await within(cluster.stop(), "cluster.stop()");
   });
 
   it("puts controller, key and a per-run reconcile ID on every line; retries throws; stops on terminal errors", async () => {
@@ -36,7 +36,7 @@ describe("Controller logging and error handling", () => {
         return Result.done();
       },
     });
-    await controller.start(new AbortController().signal);
+    await within(controller.start(new AbortController().signal), "the controller to start");
     try {
       await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "flaky" } });
       await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "broken" } });
@@ -55,7 +55,7 @@ describe("Controller logging and error handling", () => {
       assert.ok(failures.every((r) => r.reconcileID), "error lines carry the reconcile ID");
       assert.equal(controller.queue.numRequeues("default/flaky"), 0, "backoff reset after success");
     } finally {
-      await controller.stop();
+      await within(controller.stop(), "controller.stop()");
     }
     assert.equal(runs.get("broken"), 1, "a terminal error is not retried");
   });

@@ -4,7 +4,7 @@ import { EventRecorder, httpEventSink } from "../../src/events/index.ts";
 import type { EventInput, RecordedEvent } from "../../src/events/index.ts";
 import { ApiError, OperatorRuntimeError } from "../../src/errors.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { raw } from "../support/wait.ts";
+import { raw, within } from "../support/wait.ts";
 import { collect, configMap, createCore, eventsAbout, FakeClock, namespace } from "./event-fixtures.ts";
 
 const CONTROLLER = "example.com/pinot-operator";
@@ -19,7 +19,7 @@ describe("EventRecorder safety against LocalCluster", () => {
     cluster = await LocalCluster.start();
     await namespace(cluster, "safe");
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
   beforeEach(() => {
     clock = new FakeClock();
     errors = [];

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { EventRecorder, httpEventSink } from "../../src/events/index.ts";
 import type { EventInput } from "../../src/events/index.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { raw } from "../support/wait.ts";
+import { raw, within } from "../support/wait.ts";
 import { collect, configMap, eventsAbout, FakeClock, namespace } from "./event-fixtures.ts";
 
 const CONTROLLER = "example.com/pinot-operator";
@@ -17,7 +17,7 @@ describe("EventRecorder against LocalCluster", () => {
     cluster = await LocalCluster.start();
     await namespace(cluster, "x");
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
   beforeEach(() => {
     clock = new FakeClock();
     recorder = new EventRecorder({ sink: httpEventSink(cluster.kubeConfig), controller: CONTROLLER, instance: "pinot-operator-0", now: clock.now });

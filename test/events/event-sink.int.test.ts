@@ -5,6 +5,7 @@ import { httpEventSink } from "../../src/events/index.ts";
 import type { EventSink } from "../../src/events/index.ts";
 import { ApiError, InvalidError, NotFoundError, OperatorRuntimeError } from "../../src/errors.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
+import { within } from "../support/wait.ts";
 
 const event = (name: string) => ({
   apiVersion: "events.k8s.io/v1", kind: "Event", metadata: { name, namespace: "default" },
@@ -20,7 +21,7 @@ describe("httpEventSink against LocalCluster", () => {
     cluster = await LocalCluster.start();
     sink = httpEventSink(cluster.kubeConfig);
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("creates an Event and merge-patches its series through events.k8s.io/v1", async () => {
     const created = await sink.create(event("cm.1"));

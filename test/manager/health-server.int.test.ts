@@ -4,6 +4,7 @@ import { request } from "node:http";
 import type { Socket } from "node:net";
 import { HealthServer } from "../../src/manager/health-server.ts";
 import { Metrics } from "../../src/manager/metrics.ts";
+import { within } from "../support/wait.ts";
 
 describe("HealthServer over real HTTP", () => {
   let server: HealthServer;
@@ -26,7 +27,7 @@ describe("HealthServer over real HTTP", () => {
     await server.start(new AbortController().signal);
     base = `http://127.0.0.1:${server.port}`;
   });
-  after(() => server.stop());
+  after(() => within(server.stop(), "the health server to stop"));
 
   it("serves /metrics as Prometheus text with the registry's content type", async () => {
     const res = await fetch(`${base}/metrics`);
@@ -71,7 +72,7 @@ describe("HealthServer over real HTTP", () => {
       assert.equal((await fetch(`http://127.0.0.1:${bare.port}/metrics`)).status, 404);
       assert.equal((await fetch(`http://127.0.0.1:${bare.port}/readyz`)).status, 200);
     } finally {
-      await bare.stop();
+      await within(bare.stop(), "the bare health server to stop");
     }
   });
 
@@ -85,20 +86,20 @@ describe("HealthServer over real HTTP", () => {
     await s.start(new AbortController().signal);
     const port = s.port;
     // Hold a keep-alive connection open, as Prometheus does between scrapes.
-    const socket = await new Promise<Socket>((resolve, reject) => {
+    const socket = await within(new Promise<Socket>((resolve, reject) => {
       const req = request({ host: "127.0.0.1", port, path: "/healthz", headers: { Connection: "keep-alive" } }, (res) => {
         res.resume();
         res.on("end", () => resolve(req.socket!));
       });
       req.on("error", reject);
       req.end();
-    });
+    }), "a kept-alive answer from /healthz");
     assert.equal(socket.destroyed, false, "the connection is kept alive");
     const closed = new Promise((resolve) => socket.once("close", resolve));
-    await s.stop();
-    await closed;
+    await within(s.stop(), "the health server to stop");
+    await within(closed, "stop() to close the kept-alive connection");
     await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), /fetch failed/);
-    await s.stop(); // idempotent
+    await within(s.stop(), "the health server to stop"); // idempotent
     assert.throws(() => s.port, /not listening/);
   });
 });

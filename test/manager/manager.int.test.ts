@@ -2,14 +2,14 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { Manager, Result, createLogger } from "../../src/index.ts";
-import { raw, waitFor } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 
 describe("Manager leadership", () => {
   let cluster: LocalCluster;
   before(async () => {
     cluster = await LocalCluster.start();
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("stops reconciling at once when leadership is lost and reports it", async () => {
     const mgr = new Manager({
@@ -22,12 +22,13 @@ describe("Manager leadership", () => {
       .reconcile(async (req, { signal }) => {
         seen.push(req.name);
         if (req.name === "hold") {
-          await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+          const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+          await within(aborted, "the in-flight reconcile's signal to abort", 15_000).catch(() => undefined); // asserted below
           inFlightAborted = signal.aborted;
         }
         return Result.done();
       });
-    await mgr.start();
+    await within(mgr.start(), "mgr.start()", 15_000);
     try {
     await waitFor(() => mgr.isLeader(), "leading");
     await waitFor(async () => (await fetch(`http://127.0.0.1:${mgr.health!.port}/readyz`)).status === 200, "ready");
@@ -37,7 +38,7 @@ describe("Manager leadership", () => {
     await waitFor(() => seen.includes("hold"), "a reconcile in flight");
 
     cluster.inject({ verb: ["update", "get"], resource: "leases", code: 500, times: 1000 });
-    await mgr.lost;
+    await within(mgr.lost, "the Manager to report lost leadership", 10_000);
     assert.equal(mgr.isLeader(), false);
     assert.equal(inFlightAborted, true, "the running reconcile saw its signal aborted");
     cluster.clearFaults();
@@ -49,7 +50,7 @@ describe("Manager leadership", () => {
     assert.equal(queue.len() + queue.processing(), 0, "nothing queued or running");
     assert.equal(seen.includes("after"), false, "no reconcile after leadership was lost");
     } finally {
-      await mgr.stop();
+      await within(mgr.stop(), "mgr.stop()", 15_000);
     }
   });
 });

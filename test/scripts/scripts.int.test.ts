@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -32,7 +32,7 @@ describe("command-line entry points", () => {
       const namespaces = await config.makeApiClient(CoreV1Api).listNamespace();
       assert.ok(namespaces.items.some((n) => n.metadata?.name === "kube-system"));
       p.child.kill("SIGINT");
-      assert.equal(await p.exit, 0);
+      assert.equal(await within(p.exit, "the cluster script to exit after SIGINT", 15_000), 0, p.output());
     } finally {
       p.child.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });
@@ -41,7 +41,12 @@ describe("command-line entry points", () => {
 
   it("npm run demo -- --once: reconciles a DataApp three times and prints results and events", async () => {
     const p = run(["examples/demo.ts", "--once"]);
-    const code = await p.exit;
+    let code: number | null;
+    try {
+      code = await within(p.exit, "the demo to finish", 30_000);
+    } finally {
+      p.child.kill("SIGKILL");
+    }
     const out = p.output();
     assert.equal(code, 0, out);
     assert.match(out, /1st reconcile \(create\): ok, 4 write request\(s\)/);

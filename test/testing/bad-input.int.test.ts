@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { raw } from "../support/wait.ts";
+import { raw, within } from "../support/wait.ts";
 
 describe("LocalCluster answers bad input with the real codes and keeps its data", () => {
   let cluster: LocalCluster;
@@ -10,7 +10,7 @@ describe("LocalCluster answers bad input with the real codes and keeps its data"
     cluster = await LocalCluster.start();
     await raw(cluster.url, "POST", cmPath, { metadata: { name: "keep" }, data: { k: "v" } });
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("malformed JSON → 400 Status", async () => {
     const r = await raw(cluster.url, "POST", cmPath, "{not json");

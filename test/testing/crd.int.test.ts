@@ -4,7 +4,7 @@ import { ApiException, ApiextensionsV1Api, KubernetesObjectApi } from "@kubernet
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { fixture } from "./crd/fixtures.ts";
-import { raw, waitFor } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 
 const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
@@ -46,7 +46,7 @@ describe("LocalCluster CustomResourceDefinitions", () => {
     objects = KubernetesObjectApi.makeApiClient(cluster.kubeConfig);
     ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("establishes a CRD at once and serves its kind through KubernetesObjectApi", async () => {
     // Sent as raw JSON: client-node's serializer (typed APIs and KubernetesObjectApi alike)

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { ApiException, CoreV1Api, AppsV1Api, CoordinationV1Api, KubernetesObjectApi } from "@kubernetes/client-node";
 import type { KubernetesObject, V1ConfigMap } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { raw } from "../support/wait.ts";
+import { raw, within } from "../support/wait.ts";
 
 function statusOf(err: unknown): { code: number; body: any } {
   assert.ok(err instanceof ApiException, `expected ApiException, got ${err}`);
@@ -21,7 +21,7 @@ describe("LocalCluster CRUD through client-node", () => {
     apps = cluster.kubeConfig.makeApiClient(AppsV1Api);
     objects = KubernetesObjectApi.makeApiClient(cluster.kubeConfig);
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("serves discovery and /version", async () => {
     const v = await raw(cluster.url, "GET", "/version");

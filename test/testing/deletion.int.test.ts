@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { ApiException, CoreV1Api } from "@kubernetes/client-node";
 import type { V1ConfigMap, V1OwnerReference } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 
 describe("LocalCluster deletion, finalizers and garbage collection", () => {
   let cluster: LocalCluster;
@@ -13,7 +13,7 @@ describe("LocalCluster deletion, finalizers and garbage collection", () => {
     core = cluster.kubeConfig.makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: "d" } } });
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   const exists = async (name: string, namespace = "d") =>
     core.readNamespacedConfigMap({ name, namespace }).then(() => true, (e) => {

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { CoreV1Api, EventsV1Api } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { raw } from "../support/wait.ts";
+import { raw, within } from "../support/wait.ts";
 
 describe("LocalCluster Events: one store, two views", () => {
   let cluster: LocalCluster;
@@ -13,7 +13,7 @@ describe("LocalCluster Events: one store, two views", () => {
     core = cluster.kubeConfig.makeApiClient(CoreV1Api);
     events = cluster.kubeConfig.makeApiClient(EventsV1Api);
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("an events.k8s.io/v1 Event is readable as a core/v1 Event and back", async () => {
     const cm = await core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "evt-target" } } });

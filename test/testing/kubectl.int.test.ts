@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 
 const execFileP = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -163,7 +163,7 @@ describe("kubectl against LocalCluster", {
     files = await mkdtemp(path.join(tmpdir(), "kubectl-test-"));
   });
   after(async () => {
-    await cluster?.stop();
+    if (cluster) await within(cluster.stop(), "cluster.stop()");
     if (files) await rm(files, { recursive: true, force: true });
   });
   beforeEach(async () => {
@@ -442,7 +442,7 @@ spec:
     await waitFor(() => deletes() > before, `kubectl's DELETE (stderr: ${waiting.err()})`, 20_000);
     assert.equal(waiting.child.exitCode, null, "still waiting while the finalizer is there");
     await core.patchNamespacedConfigMap({ name: "held", namespace: "default", body: [{ op: "remove", path: "/metadata/finalizers" }] });
-    assert.equal(await exited, 0, `delete --wait exits 0 (stderr: ${waiting.err()})`);
+    assert.equal(await within(exited, "kubectl delete --wait to exit once the finalizer is gone", 30_000), 0, `delete --wait exits 0 (stderr: ${waiting.err()})`);
     assert.match(waiting.out(), /configmap "held" deleted/);
     assert.equal(peek("", "configmaps", "held"), undefined);
   });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { AppsV1Api, KubernetesObjectApi, PatchStrategy } from "@kubernetes/client-node";
 import type { KubernetesObject, V1Deployment } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { raw } from "../support/wait.ts";
+import { raw, within } from "../support/wait.ts";
 
 const deployment = (name: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: "apps/v1",
@@ -27,7 +27,7 @@ describe("LocalCluster PATCH and server-side apply", () => {
     apps = cluster.kubeConfig.makeApiClient(AppsV1Api);
     objects = KubernetesObjectApi.makeApiClient(cluster.kubeConfig);
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("json-patch: a failed test op → 422", async () => {
     await apps.createNamespacedDeployment({ namespace: "default", body: deployment("jp") as V1Deployment });

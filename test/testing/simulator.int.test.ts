@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
 import type { V1Deployment, V1Pod, V1StatefulSet } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/local-cluster.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 
 const NS = "default";
 
@@ -58,7 +58,7 @@ describe("LocalCluster workload simulation", () => {
     core = cluster.kubeConfig.makeApiClient(CoreV1Api);
     apps = cluster.kubeConfig.makeApiClient(AppsV1Api);
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   async function podsOf(app: string): Promise<V1Pod[]> {
     return (await core.listNamespacedPod({ namespace: NS, labelSelector: `app=${app}` })).items;
@@ -258,7 +258,7 @@ describe("LocalCluster without simulation", () => {
     try {
       await plain.kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({ namespace: NS, body: podBody("idle") });
       await stopped.kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({ namespace: NS, body: podBody("idle") });
-      await stopped.stop();
+      await within(stopped.stop(), "stopped.stop()");
       // The witness's Pod was created last with the same delay: once it runs, the others would have too.
       const witnessCore = witness.kubeConfig.makeApiClient(CoreV1Api);
       await witnessCore.createNamespacedPod({ namespace: NS, body: podBody("idle") });
@@ -268,9 +268,9 @@ describe("LocalCluster without simulation", () => {
       assert.equal(pending.spec?.nodeName, undefined);
       assert.equal((stopped.peek({ plural: "pods" }, NS, "idle")?.status as { phase?: string } | undefined)?.phase, "Pending");
     } finally {
-      await plain.stop();
-      await stopped.stop();
-      await witness.stop();
+      await within(plain.stop(), "plain.stop()");
+      await within(stopped.stop(), "stopped.stop()");
+      await within(witness.stop(), "witness.stop()");
     }
   });
 });

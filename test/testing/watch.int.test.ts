@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { CoreV1Api, Watch, makeInformer } from "@kubernetes/client-node";
 import type { V1ConfigMap } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { raw, waitFor } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 
 /** Reads a watch stream over raw HTTP, collecting parsed events until closed or stopped. */
 async function openWatch(url: string, path: string) {
   const controller = new AbortController();
-  const res = await fetch(url + path, { signal: controller.signal });
+  const res = await within(fetch(url + path, { signal: controller.signal }), `the response headers of ${path}`);
   const events: any[] = [];
   let ended = false;
   const done = (async () => {
@@ -39,7 +39,7 @@ describe("LocalCluster watch", () => {
     core = cluster.kubeConfig.makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: "w" } } });
   });
-  after(() => cluster.stop());
+  after(() => within(cluster.stop(), "cluster.stop()"));
 
   it("sends ADDED for existing objects when no resourceVersion is given, then live events", async () => {
     await core.createNamespacedConfigMap({ namespace: "w", body: { metadata: { name: "pre" } } });
@@ -82,7 +82,7 @@ describe("LocalCluster watch", () => {
     await core.createNamespacedConfigMap({ namespace: "w", body: { metadata: { name: "newer" } } });
     cluster.compact();
     const w = await openWatch(cluster.url, `/api/v1/namespaces/w/configmaps?watch=true&resourceVersion=${cm.metadata!.resourceVersion}`);
-    await w.done;
+    await within(w.done, "the watch from a compacted resourceVersion to end");
     assert.equal(w.res.status, 200);
     assert.equal(w.events.length, 1);
     assert.equal(w.events[0].type, "ERROR");
@@ -117,7 +117,7 @@ describe("LocalCluster watch", () => {
 
   it("ends the stream cleanly after timeoutSeconds", async () => {
     const w = await openWatch(cluster.url, "/api/v1/namespaces/w/configmaps?watch=true&resourceVersion=" + cluster.resourceVersion + "&timeoutSeconds=1");
-    await w.done;
+    await within(w.done, "the watch to end after timeoutSeconds=1");
     assert.ok(w.isEnded());
   });
 
@@ -138,7 +138,7 @@ describe("LocalCluster watch", () => {
       () => core.listNamespacedConfigMap({ namespace: "mirror" }));
     const errors: unknown[] = [];
     informer.on("error", (e) => errors.push(e));
-    await informer.start();
+    await within(informer.start(), "client-node's informer to start");
     for (let i = 0; i < 20; i++) await core.createNamespacedConfigMap({ namespace: "mirror", body: { metadata: { name: `m${i}` }, data: { v: "0" } } });
     const serverState = async () => (await core.listNamespacedConfigMap({ namespace: "mirror" })).items
       .map((c: V1ConfigMap) => `${c.metadata!.name}@${c.metadata!.resourceVersion}`).sort().join(",");
@@ -158,7 +158,7 @@ describe("LocalCluster watch", () => {
     await core.createNamespacedConfigMap({ namespace: "mirror", body: { metadata: { name: "after-410" } } });
     await waitFor(async () => mirrorState() === (await serverState()), "mirror after a 410", 10_000);
     assert.deepEqual(errors, []);
-    await informer.stop();
+    await within(informer.stop(), "client-node's informer to stop");
   });
 
   it("an abrupt drop stops client-node's informer with an error (the flaw our cache fixes)", async () => {
@@ -166,17 +166,17 @@ describe("LocalCluster watch", () => {
       () => core.listNamespacedConfigMap({ namespace: "mirror" }));
     const errors: unknown[] = [];
     informer.on("error", (e) => errors.push(e));
-    await informer.start();
+    await within(informer.start(), "client-node's informer to start");
     await waitFor(() => cluster.watchCount() >= 1, "informer watching");
     cluster.dropWatches({ abrupt: true });
     await waitFor(() => errors.length === 1, "informer error");
-    await informer.stop();
+    await within(informer.stop(), "client-node's informer to stop");
   });
 
   it("works with client-node's Watch class on a cluster-scoped resource", async () => {
     const seen: string[] = [];
     const watch = new Watch(cluster.kubeConfig);
-    const req = await watch.watch("/api/v1/namespaces", {}, (type, obj) => seen.push(`${type} ${obj.metadata.name}`), () => undefined);
+    const req = await within(watch.watch("/api/v1/namespaces", {}, (type, obj) => seen.push(`${type} ${obj.metadata.name}`), () => undefined), "client-node's Watch to connect");
     await waitFor(() => seen.includes("ADDED default"), "seeded namespaces");
     await core.createNamespace({ body: { metadata: { name: "watched-ns" } } });
     await waitFor(() => seen.includes("ADDED watched-ns"), "new namespace");
