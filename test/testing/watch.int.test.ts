@@ -106,6 +106,8 @@ describe("LocalCluster watch", () => {
     const w = await openWatch(cluster.url, "/api/v1/namespaces/w/configmaps?watch=true&fieldSelector=metadata.name%3Dbm&allowWatchBookmarks=true");
     await core.createNamespacedConfigMap({ namespace: "w", body: { metadata: { name: "not-bm" } } });
     await core.createNamespacedConfigMap({ namespace: "w", body: { metadata: { name: "bm" } } });
+    // Events arrive in order: once "bm" is in, "not-bm" (created first) would have been too.
+    await waitFor(() => w.events.some((e) => e.type === "ADDED" && e.object.metadata.name === "bm"), "the ADDED event of bm");
     await waitFor(() => w.events.some((e) => e.type === "BOOKMARK"), "a bookmark");
     const nonBookmarks = w.events.filter((e) => e.type !== "BOOKMARK");
     assert.deepEqual(nonBookmarks.map((e) => e.object.metadata.name), ["bm"]);
