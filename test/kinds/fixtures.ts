@@ -42,11 +42,17 @@ function crd(kind: string, plural: string, spec: Record<string, unknown>, status
   };
 }
 
+/** The Greeting CRD: `spec.name` required, a status subresource. */
+export const greetingCrd = crd("Greeting", "greetings", {
+  type: "object", required: ["name"], properties: { name: { type: "string" }, excitement: { type: "integer" } },
+}, true);
+
+/** The Card CRD: `spec.text`, no status. */
+export const cardCrd = crd("Card", "cards", { type: "object", properties: { text: { type: "string" } } }, false);
+
 /** Creates the Greeting and Card CRDs and waits until the client can list both kinds. */
 export async function installKinds(client: ResourceClient): Promise<void> {
-  await client.create(crd("Greeting", "greetings", {
-    type: "object", required: ["name"], properties: { name: { type: "string" }, excitement: { type: "integer" } },
-  }, true));
-  await client.create(crd("Card", "cards", { type: "object", properties: { text: { type: "string" } } }, false));
+  await client.create(greetingCrd);
+  await client.create(cardCrd);
   await waitFor(async () => (await client.list(Greeting)) && (await client.list(Card)), "Greeting and Card served");
 }

@@ -4,26 +4,8 @@
  * text says are installed.
  */
 import { dataAppCrd } from "../../examples/dataapp/dataapp.ts";
+import { greetingCrd } from "../kinds/fixtures.ts";
 import type { KubeObject } from "../../src/index.ts";
-
-/** The Greeting CRD of the README's Manager program. */
-const greetingCrd: KubeObject = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "greetings.example.com" },
-  spec: {
-    group: "example.com",
-    scope: "Namespaced",
-    names: { plural: "greetings", singular: "greeting", kind: "Greeting" },
-    versions: [{
-      name: "v1", served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: "object", properties: {
-        spec: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
-        status: { type: "object", properties: { message: { type: "string" }, observedGeneration: { type: "integer" } } },
-      } } },
-    }],
-  },
-};
 
 /** Objects created, in order, before a program with that setup name starts. */
 export const README_SETUPS: Readonly<Record<string, readonly KubeObject[]>> = {
