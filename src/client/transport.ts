@@ -129,7 +129,7 @@ export class Transport {
     return { code, body: parseJson(text, req, code) };
   }
 
-  #count(r: { verb: RequestVerb; resource: string; namespace: string | undefined; name: string | undefined }, code: number, started: number): void {
+  #count(r: { verb: RequestVerb; resource: string; namespace?: string | undefined; name?: string | undefined }, code: number, started: number): void {
     this.#counter.record({
       verb: r.verb,
       resource: r.resource,
