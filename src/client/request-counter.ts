@@ -24,8 +24,8 @@ export interface ClientRequestRecord extends RequestRecord<RequestVerb> {
 }
 
 /**
- * The {@link RequestLog} of a client: every request a {@link ResourceClient} sends, with
- * counting queries and a listener hook (for metrics).
+ * The {@link RequestLog} of a client: every request a {@link ResourceClient} (or an
+ * `httpEventSink`) sends, with counting queries and a listener hook (for metrics).
  *
  * Guarantees: every request is recorded once, after its response (or network failure), errors
  * included. Caveats: only the newest `maxRecords` records are kept (default 100,000) so a
