@@ -1,7 +1,7 @@
 /**
  * Per-key token buckets: the recorder's spam filter (burst 25, one token back per 5 minutes).
  */
-import { LruMap } from "./lru-map.ts";
+import { LRUCache } from "lru-cache";
 
 /**
  * Options of {@link KeyedTokenBuckets}.
@@ -42,14 +42,14 @@ interface Bucket {
 export class KeyedTokenBuckets {
   readonly #burst: number;
   readonly #refillIntervalMs: number;
-  readonly #buckets: LruMap<string, Bucket>;
+  readonly #buckets: LRUCache<string, Bucket>;
 
   constructor(options: KeyedTokenBucketsOptions) {
     if (!(options.burst >= 1)) throw new RangeError(`burst must be at least 1, got ${options.burst}`);
     if (!(options.refillIntervalMs > 0)) throw new RangeError(`refillIntervalMs must be positive, got ${options.refillIntervalMs}`);
     this.#burst = options.burst;
     this.#refillIntervalMs = options.refillIntervalMs;
-    this.#buckets = new LruMap(options.maxKeys ?? 4096);
+    this.#buckets = new LRUCache({ max: options.maxKeys ?? 4096 });
   }
 
   /** Takes one token from `key`'s bucket at time `nowMs`; false (and nothing taken) when empty. */
