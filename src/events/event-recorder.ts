@@ -13,7 +13,7 @@ import { MAX_FIELD_LENGTH, validateEventInput } from "./event-input.ts";
 import type { EventInput } from "./event-input.ts";
 import type { EventRecorderEvents, RecordedEvent } from "./recorded-event.ts";
 import { redact, secretValues } from "./secret-redaction.ts";
-import { KeyedTokenBuckets } from "./token-bucket.ts";
+import { KeyedTokenBuckets } from "../util/token-bucket.ts";
 
 /**
  * How long after its last occurrence a repeat still joins an Event's series (client-go: 6 min).
