@@ -2,7 +2,14 @@
 import { RequestLog } from "../util/request-log.ts";
 import type { RequestRecord } from "../util/request-log.ts";
 
-/** The verbs a {@link RequestCounter} records. `apply` is a server-side apply PATCH. */
+/**
+ * The verbs a {@link RequestCounter} records. `apply` is a server-side apply PATCH.
+ *
+ * @example
+ * ```ts
+ * const applies = client.requests.count({ verb: "apply" satisfies RequestVerb });
+ * ```
+ */
 export type RequestVerb = "get" | "list" | "create" | "update" | "patch" | "apply" | "delete" | "discovery";
 
 /**

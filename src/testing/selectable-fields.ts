@@ -9,7 +9,14 @@
 import { parseFieldSelector } from "../util/field-selector.ts";
 import { badRequest, selectorBadRequest } from "./status.ts";
 
-/** The resource a field selector is applied to, as {@link fieldSelectorFor} needs it. */
+/**
+ * The resource a field selector is applied to, as {@link fieldSelectorFor} needs it.
+ *
+ * @example
+ * ```ts
+ * const pods: FieldSelectableResource = { group: "", plural: "pods", builtin: true };
+ * ```
+ */
 export interface FieldSelectableResource {
   /** API group, `""` for core. */
   group: string;

@@ -78,6 +78,11 @@ export function badRequest(message: string): StatusError {
 /**
  * Runs a selector parse, answering an {@link InvalidSelectorError} as the 400 BadRequest
  * kube-apiserver sends (its `problem`, word for word).
+ *
+ * @example
+ * ```ts
+ * const selector = selectorBadRequest(() => parseLabelSelector(query.get("labelSelector") ?? ""));
+ * ```
  */
 export function selectorBadRequest<T>(parse: () => T): T {
   try {
