@@ -43,19 +43,6 @@ export function at(value: unknown, ...path: string[]): unknown {
 }
 
 /**
- * The object at a path, or undefined when it is missing or not an object.
- *
- * @example
- * ```ts
- * recordAt({ spec: { selector: {} } }, "spec", "selector"); // {}
- * ```
- */
-export function recordAt(value: unknown, ...path: string[]): JsonRecord | undefined {
-  const v = at(value, ...path);
-  return isRecord(v) ? v : undefined;
-}
-
-/**
  * A number at a path, or `fallback` when it is missing or not a number.
  *
  * @example

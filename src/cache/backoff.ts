@@ -1,4 +1,5 @@
 /** Jittered exponential backoff with a reset window, and the reflector's timing settings. */
+import { exponentialBackoffMs } from "../util/backoff.ts";
 
 /**
  * Timings of a reflector (and of every informer a {@link Cache} creates). All optional; the
@@ -88,7 +89,7 @@ export class Backoff {
     const now = this.#t.now();
     if (now - this.#lastFailureAt > this.#t.backoffResetMs) this.#failures = 0;
     this.#lastFailureAt = now;
-    const base = Math.min(this.#t.maxBackoffMs, this.#t.initialBackoffMs * 2 ** Math.min(this.#failures, 30));
+    const base = exponentialBackoffMs(this.#failures, this.#t.initialBackoffMs, this.#t.maxBackoffMs);
     this.#failures++;
     const factor = 1 + this.#t.jitter * (this.#t.random() * 2 - 1);
     return Math.max(0, Math.round(base * factor));

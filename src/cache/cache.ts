@@ -10,7 +10,7 @@ import type { ReflectorTimings } from "./backoff.ts";
 import { abortable } from "./abortable.ts";
 import { fieldSelectorMatcher } from "./field-selector.ts";
 import { SharedInformer } from "./informer.ts";
-import { labelSelectorMatcher } from "./label-selector.ts";
+import { labelSelectorMatcher } from "../util/label-selector.ts";
 
 /**
  * Options of {@link Cache}.
@@ -50,9 +50,10 @@ export interface CacheOptions {
  * `list` ignores `limit` (like {@link ApiReader}, it returns everything); field selectors are
  * limited to `metadata.name` and `metadata.namespace`.
  *
- * Errors: reads before `start()` or after `stop()`, a namespaced `get` without a namespace, an
- * unsupported selector, or an informer not synced within `readSyncTimeoutMs` throw
- * {@link OperatorRuntimeError}; an unknown kind throws from discovery.
+ * Errors: reads before `start()` or after `stop()`, a namespaced `get` without a namespace, or
+ * an informer not synced within `readSyncTimeoutMs` throw {@link OperatorRuntimeError}; a bad
+ * or unsupported selector throws its subclass `InvalidSelectorError`; an unknown kind throws
+ * from discovery.
  *
  * @example
  * ```ts

@@ -28,6 +28,8 @@ export interface TransportRequest {
   resource: string;
   namespace?: string;
   name?: string;
+  /** Aborts the request; it then rejects with OperatorRuntimeError (cause: the signal's reason) and is counted with code 0. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -66,7 +68,8 @@ export function describeRequest(r: { verb: string; resource: string; namespace?:
 }
 
 /**
- * The HTTP layer of a ResourceClient.
+ * The HTTP layer of a ResourceClient and of `httpEventSink`: every request either sends goes
+ * through here, so it is counted in the same {@link RequestCounter}.
  *
  * Auth headers are recomputed per request (tokens from exec plugins and token files refresh);
  * the TLS dispatcher client-node builds is reused per cluster and user so connections are
@@ -98,7 +101,7 @@ export class Transport {
   /** Sends a request; resolves with a 2xx answer, throws an ApiError (or OperatorRuntimeError on network failure). */
   async send(req: TransportRequest): Promise<TransportResponse> {
     const cluster = this.#kubeConfig.getCurrentCluster();
-    if (!cluster) throw new OperatorRuntimeError("ResourceClient: the kubeconfig has no current cluster; load one (kubeConfig.loadFromDefault()) first");
+    if (!cluster) throw new OperatorRuntimeError(`${describeRequest(req)}: the kubeconfig has no current cluster; load one (kubeConfig.loadFromDefault()) first`);
     const query = req.query?.toString();
     const url = `${cluster.server.replace(/\/+$/, "")}${req.path}${query ? `?${query}` : ""}`;
     const ctx = new RequestContext(url, HttpMethod[req.method]);
@@ -106,6 +109,7 @@ export class Transport {
     this.#reuseDispatcher(ctx, `${cluster.name}|${cluster.server}|${this.#kubeConfig.getCurrentUser()?.name ?? ""}`);
     ctx.setHeaderParam("Accept", "application/json");
     ctx.setHeaderParam("User-Agent", this.#userAgent);
+    if (req.signal) ctx.setSignal(req.signal);
     if (req.body !== undefined) {
       ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
       ctx.setBody(JSON.stringify(req.body));
@@ -129,7 +133,7 @@ export class Transport {
     return { code, body: parseJson(text, req, code) };
   }
 
-  #count(r: { verb: RequestVerb; resource: string; namespace: string | undefined; name: string | undefined }, code: number, started: number): void {
+  #count(r: { verb: RequestVerb; resource: string; namespace?: string | undefined; name?: string | undefined }, code: number, started: number): void {
     this.#counter.record({
       verb: r.verb,
       resource: r.resource,

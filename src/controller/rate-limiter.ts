@@ -1,6 +1,8 @@
 /**
  * Rate limiters for work-queue retries: per-key exponential backoff, a shared token bucket, and their max.
  */
+import { exponentialBackoffMs } from "../util/backoff.ts";
+import { TokenBucket } from "../util/token-bucket.ts";
 
 /**
  * Decides how long a key waits before its next retry.
@@ -69,9 +71,7 @@ export function exponentialFailureRateLimiter(options: ExponentialFailureOptions
     when(key) {
       const n = failures.get(key) ?? 0;
       failures.set(key, n + 1);
-      if (baseMs === 0) return 0;
-      const delay = baseMs * 2 ** n;
-      return Number.isFinite(delay) && delay < maxMs ? delay : maxMs;
+      return exponentialBackoffMs(n, baseMs, maxMs);
     },
     forget(key) {
       failures.delete(key);
@@ -125,17 +125,10 @@ export function bucketRateLimiter(options: BucketOptions = {}): RateLimiter {
   if (!(qps > 0) || !(burst >= 1)) {
     throw new RangeError(`bucketRateLimiter: need qps > 0 and burst >= 1 (got qps=${qps}, burst=${burst})`);
   }
-  let tokens = burst;
-  let last = now();
+  const bucket = new TokenBucket({ burst, refillIntervalMs: 1000 / qps }, now());
   return {
     when() {
-      const t = now();
-      if (t > last) {
-        tokens = Math.min(burst, tokens + ((t - last) * qps) / 1000);
-        last = t;
-      }
-      tokens -= 1;
-      return tokens >= 0 ? 0 : (-tokens * 1000) / qps;
+      return bucket.reserve(now());
     },
     forget() {},
     retries() {

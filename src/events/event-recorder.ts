@@ -3,6 +3,7 @@
  */
 import { hostname } from "node:os";
 import { EventEmitter } from "eventemitter3";
+import { LRUCache } from "lru-cache";
 import { OperatorRuntimeError } from "../errors.ts";
 import type { KubeObject } from "../client/types.ts";
 import type { EventSink } from "./event-sink.ts";
@@ -11,9 +12,8 @@ import type { EventsV1Event } from "./event-object.ts";
 import { MAX_FIELD_LENGTH, validateEventInput } from "./event-input.ts";
 import type { EventInput } from "./event-input.ts";
 import type { EventRecorderEvents, RecordedEvent } from "./recorded-event.ts";
-import { LruMap } from "./lru-map.ts";
 import { redact, secretValues } from "./secret-redaction.ts";
-import { KeyedTokenBuckets } from "./token-bucket.ts";
+import { KeyedTokenBuckets } from "../util/token-bucket.ts";
 
 /**
  * How long after its last occurrence a repeat still joins an Event's series (client-go: 6 min).
@@ -115,7 +115,7 @@ export class EventRecorder {
   readonly #now: () => Date;
   readonly #onError: ((error: unknown, recorded: RecordedEvent) => void) | undefined;
   readonly #buckets: KeyedTokenBuckets;
-  readonly #series: LruMap<string, SeriesEntry>;
+  readonly #series: LRUCache<string, SeriesEntry>;
   readonly #inflight = new Map<string, Promise<void>>();
   readonly #namer = new EventNamer();
 
@@ -139,7 +139,7 @@ export class EventRecorder {
     this.#now = options.now ?? (() => new Date());
     this.#onError = options.onError;
     this.#buckets = new KeyedTokenBuckets({ burst, refillIntervalMs, maxKeys: cacheSize });
-    this.#series = new LruMap(cacheSize);
+    this.#series = new LRUCache({ max: cacheSize });
   }
 
   /**

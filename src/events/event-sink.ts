@@ -1,10 +1,11 @@
 /**
- * Where the EventRecorder writes: a two-method sink, and one that speaks HTTP to events.k8s.io/v1.
+ * Where the EventRecorder writes: a two-method sink, and one that speaks HTTP to events.k8s.io/v1
+ * through the client's transport.
  */
-import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext } from "@kubernetes/client-node";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { apiErrorFor, OperatorRuntimeError } from "../errors.ts";
-import type { KubeStatus } from "../errors.ts";
+import { RequestCounter } from "../client/request-counter.ts";
+import { Transport } from "../client/transport.ts";
+import type { TransportRequest } from "../client/transport.ts";
 import type { KubeObject } from "../client/types.ts";
 
 /**
@@ -36,23 +37,42 @@ export interface EventSink {
  *
  * @example
  * ```ts
- * const sink = httpEventSink(kubeConfig, { timeoutMs: 5_000 });
+ * const sink = httpEventSink(kubeConfig, { timeoutMs: 5_000, requests: client.requests });
  * ```
  */
 export interface HttpEventSinkOptions {
   /** Abort a request after this many milliseconds (default 10 000). */
   timeoutMs?: number;
+  /** Count the sink's requests here, e.g. a ResourceClient's `requests` (default: a new counter). */
+  requests?: RequestCounter;
+  /** User-Agent header (default `operator-runtime`). */
+  userAgent?: string;
+}
+
+/**
+ * The sink {@link httpEventSink} returns: an {@link EventSink} and the counter of its requests.
+ *
+ * @example
+ * ```ts
+ * const sink: HttpEventSink = httpEventSink(kubeConfig);
+ * sink.requests.count({ verb: "create", resource: "events" });
+ * ```
+ */
+export interface HttpEventSink extends EventSink {
+  /** Every request the sink sent (the `requests` option when given). */
+  readonly requests: RequestCounter;
 }
 
 /**
  * An {@link EventSink} that writes to `/apis/events.k8s.io/v1/namespaces/{ns}/events` of the
- * kubeconfig's current cluster, with the kubeconfig's credentials and TLS settings
- * (client-node's own transport). Bodies are plain JSON; patches are JSON merge patches.
+ * kubeconfig's current cluster, through the same transport as {@link ResourceClient}
+ * (client-node's HTTP stack, the kubeconfig's credentials and TLS settings) and counted in its
+ * `requests` like every other request. Bodies are plain JSON; patches are JSON merge patches.
  *
  * Errors: a non-2xx answer rejects with the matching `ApiError` subclass from `src/errors.ts`
- * (`code`, `reason` and the decoded `Status`); a network failure or timeout rejects with the
- * transport's error. A kubeconfig without a current cluster throws `OperatorRuntimeError` on
- * the first write.
+ * (`code`, `reason` and the decoded `Status`); a network failure or timeout rejects with an
+ * `OperatorRuntimeError` whose `cause` is the transport's error. A kubeconfig without a current
+ * cluster throws `OperatorRuntimeError` on the first write.
  *
  * RBAC: `events.k8s.io` `events`: `create`, `patch`.
  *
@@ -63,49 +83,23 @@ export interface HttpEventSinkOptions {
  * const recorder = new EventRecorder({ sink: httpEventSink(kubeConfig), controller: "example.com/pinot-operator" });
  * ```
  */
-export function httpEventSink(kubeConfig: KubeConfig, options: HttpEventSinkOptions = {}): EventSink {
-  const http = new IsomorphicFetchHttpLibrary();
+export function httpEventSink(kubeConfig: KubeConfig, options: HttpEventSinkOptions = {}): HttpEventSink {
+  const requests = options.requests ?? new RequestCounter();
+  const transport = new Transport(kubeConfig, options.userAgent ?? "operator-runtime", requests);
   const timeoutMs = options.timeoutMs ?? 10_000;
 
-  async function send(method: HttpMethod, namespace: string, name: string | undefined, body: unknown, contentType: string): Promise<KubeObject> {
-    const server = kubeConfig.getCurrentCluster()?.server;
-    if (!server) throw new OperatorRuntimeError("httpEventSink: the kubeconfig has no current cluster with a server URL");
-    const path = `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events${name === undefined ? "" : `/${encodeURIComponent(name)}`}`;
-    const ctx = new RequestContext(server.replace(/\/+$/, "") + path, method);
-    await kubeConfig.applySecurityAuthentication(ctx);
-    ctx.setHeaderParam("Accept", "application/json");
-    ctx.setHeaderParam("Content-Type", contentType);
-    ctx.setBody(JSON.stringify(body));
-    ctx.setSignal(AbortSignal.timeout(timeoutMs));
-    const response = await http.send(ctx).toPromise();
-    const text = await response.body.text();
-    const code = response.httpStatusCode;
-    if (code >= 200 && code < 300) return parseJson(text) as KubeObject;
-    const verb = method === HttpMethod.POST ? "create" : "patch";
-    throw apiErrorFor(code, statusOf(text), `${verb} events.events.k8s.io ${namespace}/${name ?? eventName(body)}`);
+  async function send(req: Omit<TransportRequest, "path" | "resource" | "signal">, namespace: string, name: string | undefined): Promise<KubeObject> {
+    const path = `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events${req.method === "PATCH" ? `/${encodeURIComponent(name ?? "")}` : ""}`;
+    const { body } = await transport.send({
+      ...req, path, resource: "events", namespace, ...(name !== undefined ? { name } : {}), signal: AbortSignal.timeout(timeoutMs),
+    });
+    return (body ?? {}) as KubeObject;
   }
 
   return {
-    create: (event) => send(HttpMethod.POST, event.metadata?.namespace ?? "default", undefined, event, "application/json"),
-    patch: (namespace, name, mergePatch) => send(HttpMethod.PATCH, namespace, name, mergePatch, "application/merge-patch+json"),
+    requests,
+    create: (event) => send({ method: "POST", verb: "create", body: event }, event.metadata?.namespace ?? "default", event.metadata?.name),
+    patch: (namespace, name, mergePatch) =>
+      send({ method: "PATCH", verb: "patch", body: mergePatch, contentType: "application/merge-patch+json" }, namespace, name),
   };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The `Status` of an error body; a non-Status body becomes its (shortened) text as message. */
-function statusOf(text: string): KubeStatus {
-  const parsed = parseJson(text) as KubeStatus | null;
-  if (parsed && typeof parsed === "object" && parsed.kind === "Status") return parsed;
-  return { message: text.slice(0, 200) || "empty response body" };
-}
-
-function eventName(body: unknown): string {
-  return (body as KubeObject | undefined)?.metadata?.name ?? "";
 }

@@ -17,7 +17,7 @@ export type { EventRecorderOptions } from "./event-recorder.ts";
 export type { EventInput } from "./event-input.ts";
 export type { DropReason, EventRecorderEvents, RecordedEvent } from "./recorded-event.ts";
 export { httpEventSink } from "./event-sink.ts";
-export type { EventSink, HttpEventSinkOptions } from "./event-sink.ts";
+export type { EventSink, HttpEventSink, HttpEventSinkOptions } from "./event-sink.ts";
 export { REDACTED } from "./secret-redaction.ts";
 export type { EventReference, EventSeries, EventsV1Event, EventType } from "./event-object.ts";
 export { clientEventSink } from "./client-sink.ts";

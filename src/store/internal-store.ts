@@ -10,11 +10,6 @@ export interface InventoryEntry extends KindRef {
   namespace?: string;
 }
 
-/** The inventory key of an object. */
-export function inventoryKey(o: { apiVersion?: string | undefined; kind?: string | undefined; namespace?: string | undefined; name?: string | undefined }): string {
-  return `${o.apiVersion}/${o.kind}/${o.namespace ?? ""}/${o.name}`;
-}
-
 /**
  * What one reconcile desires. Kinds are compared by group and kind (not version), so an object
  * served at two versions is one object.

@@ -4,8 +4,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiContext, ResourceRequest } from "./api-context.ts";
-import type { FaultSpec, ActiveFault } from "./faults.ts";
-import { RequestLog, faultStatus, matchesRequest } from "./faults.ts";
+import type { ActiveFault, FaultSpec, ServedRequestRecord } from "./faults.ts";
+import { faultStatus } from "./faults.ts";
+import { RequestLog, matchesRequest } from "../util/request-log.ts";
 import { parseResourcePath } from "./request-info.ts";
 import { StatusError, methodNotAllowed } from "./status.ts";
 import { sendError, sendJson } from "./http-io.ts";
@@ -23,7 +24,7 @@ const VERSION = JSON.stringify({
 /** Routes and serves API requests. */
 export class ApiServer {
   readonly ctx: ApiContext;
-  readonly log = new RequestLog();
+  readonly log = new RequestLog<ServedRequestRecord>();
   readonly faults: ActiveFault[] = [];
   /** host:port for discovery's serverAddressByClientCIDRs. */
   serverAddress = "127.0.0.1:0";
@@ -54,7 +55,7 @@ export class ApiServer {
       const { reason, message } = faultStatus(fault.spec.code, fault.spec.message);
       const details = fault.spec.retryAfterSeconds !== undefined ? { retryAfterSeconds: fault.spec.retryAfterSeconds } : undefined;
       sendError(res, new StatusError(fault.spec.code, reason, message, details));
-      this.log.add({ ...record, code: fault.spec.code, injected: true });
+      this.log.record({ ...record, code: fault.spec.code, injected: true });
       return;
     }
     let code = 500;
@@ -80,7 +81,7 @@ export class ApiServer {
     } catch (err) {
       code = sendError(res, err);
     }
-    this.log.add({ ...record, code, injected: false });
+    this.log.record({ ...record, code, injected: false });
   }
 
   async #dispatch(r: ResourceRequest): Promise<void> {

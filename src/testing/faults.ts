@@ -1,17 +1,21 @@
 /**
- * Fault injection and the request log: make chosen requests fail or slow down, and count
- * every request by verb, resource and code so tests can assert API cost.
+ * Fault injection and the served-request records: make chosen requests fail or slow down, and
+ * count every request by verb, resource and code (in the shared {@link RequestLog}) so tests
+ * can assert API cost.
  */
+import type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";
 
-/** Which requests a fault applies to. Omitted fields match anything. */
-export interface RequestMatcher {
-  /** get, list, watch, create, update, patch, delete, deletecollection. */
-  verb?: string | string[];
-  /** Resource plural, optionally with subresource: "configmaps", "deployments/status". */
-  resource?: string | string[];
-  namespace?: string;
-  name?: string;
-}
+/**
+ * Which requests a fault applies to: a {@link RequestFilter} without `code` (a fault's `code`
+ * is the answer it sends). Omitted fields match anything; verbs are the API server's: get,
+ * list, watch, create, update, patch, delete, deletecollection.
+ *
+ * @example
+ * ```ts
+ * const lists: RequestMatcher = { verb: "list", resource: ["configmaps", "secrets"] };
+ * ```
+ */
+export type RequestMatcher = Omit<RequestFilter, "code">;
 
 /** A fault: answer with `code` (a Status body) and/or wait `latencyMs` first, for `times` requests. */
 export interface FaultSpec extends RequestMatcher {
@@ -27,13 +31,20 @@ export interface FaultSpec extends RequestMatcher {
   retryAfterSeconds?: number;
 }
 
-/** One logged request. */
-export interface RequestRecord {
-  verb: string;
-  resource: string;
-  namespace: string | undefined;
-  name: string | undefined;
-  code: number;
+/**
+ * One request as LocalCluster served it: a {@link RequestRecord} with the API server's verb
+ * (`watch`, `deletecollection`, never the client's `apply` or `discovery`) and whether an
+ * injected fault answered it. A separate type from the client's `ClientRequestRecord` because
+ * the two sides see different things: only the server knows the verb it dispatched and which
+ * answers were injected; only the client knows the round-trip time and the requests that never
+ * reached a server.
+ *
+ * @example
+ * ```ts
+ * const answeredByFaults = cluster.requests.all().filter((r: ServedRequestRecord) => r.injected).length;
+ * ```
+ */
+export interface ServedRequestRecord extends RequestRecord {
   /** Whether the answer came from an injected fault. */
   injected: boolean;
 }
@@ -45,67 +56,6 @@ export interface ActiveFault {
   remaining: number;
   /** Requests it has hit so far. */
   hits: number;
-}
-
-function listMatch(want: string | string[] | undefined, value: string): boolean {
-  if (want === undefined) return true;
-  return Array.isArray(want) ? want.includes(value) : want === value;
-}
-
-/** Whether a request (verb, resource…) matches. */
-export function matchesRequest(m: RequestMatcher, r: Omit<RequestRecord, "code" | "injected">): boolean {
-  return (
-    listMatch(m.verb, r.verb) &&
-    listMatch(m.resource, r.resource) &&
-    (m.namespace === undefined || m.namespace === r.namespace) &&
-    (m.name === undefined || m.name === r.name)
-  );
-}
-
-/** Write verbs, for counting writes. */
-export const WRITE_VERBS: ReadonlySet<string> = new Set(["create", "update", "patch", "delete", "deletecollection"]);
-
-/** The request log with counting queries. */
-export class RequestLog {
-  #records: RequestRecord[] = [];
-
-  add(r: RequestRecord): void {
-    this.#records.push(r);
-  }
-
-  /** Every record since the last clear, oldest first. */
-  all(): readonly RequestRecord[] {
-    return this.#records;
-  }
-
-  /** Records matching a filter. */
-  filter(m: RequestMatcher & { code?: number }): RequestRecord[] {
-    return this.#records.filter((r) => matchesRequest(m, r) && (m.code === undefined || m.code === r.code));
-  }
-
-  /** Number of matching records. */
-  count(m: RequestMatcher & { code?: number } = {}): number {
-    return this.filter(m).length;
-  }
-
-  /** Number of write requests (create/update/patch/delete/deletecollection) matching. */
-  writes(m: Omit<RequestMatcher, "verb"> = {}): number {
-    return this.#records.filter((r) => WRITE_VERBS.has(r.verb) && matchesRequest(m, r)).length;
-  }
-
-  /** Counts keyed `verb resource code`, for printing and assertions. */
-  summary(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const r of this.#records) {
-      const k = `${r.verb} ${r.resource} ${r.code}`;
-      out[k] = (out[k] ?? 0) + 1;
-    }
-    return out;
-  }
-
-  clear(): void {
-    this.#records = [];
-  }
 }
 
 /** Default reasons and messages for injected codes. */

@@ -35,7 +35,8 @@ import { Writer } from "./write-path.ts";
 import { GarbageCollector } from "./garbage-collector.ts";
 import { watchCrds } from "./crd-controller.ts";
 import { StatusError } from "./status.ts";
-import type { ActiveFault, FaultSpec, RequestLog } from "./faults.ts";
+import type { ActiveFault, FaultSpec, ServedRequestRecord } from "./faults.ts";
+import type { RequestLog } from "../util/request-log.ts";
 import type { KubeObject } from "./resource-type.ts";
 import type { Simulator, SimulationOptions } from "./simulator.ts";
 
@@ -134,8 +135,8 @@ export class LocalCluster {
     return new LocalCluster({ server, api, gc, url, kubeConfig, kubeconfigPath, tempDir, sockets, simulator });
   }
 
-  /** The request log: counts by verb, resource and code. */
-  get requests(): RequestLog {
+  /** The request log: every request served, with counts by verb, resource and code. */
+  get requests(): RequestLog<ServedRequestRecord> {
     return this.#api.log;
   }
 

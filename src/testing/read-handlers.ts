@@ -5,11 +5,11 @@ import type { ApiContext, ResourceRequest } from "./api-context.ts";
 import type { StoredObject } from "./object-store.ts";
 import type { ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
-import { badRequest, StatusError } from "./status.ts";
+import { badRequest, selectorBadRequest, StatusError } from "./status.ts";
 import { sendJson } from "./http-io.ts";
 import { renderView, toView } from "./object-view.ts";
-import { parseLabelSelector } from "./selectors/label-selector.ts";
-import { fieldSelectorFor } from "./selectors/field-selector.ts";
+import { parseLabelSelector } from "../util/label-selector.ts";
+import { fieldSelectorFor } from "./selectable-fields.ts";
 import { toTable, wantsTable } from "./views/table.ts";
 import type { IncludeObject } from "./views/table.ts";
 import { serveWatch } from "./watch-handler.ts";
@@ -36,7 +36,7 @@ export function includeObjectOf(query: URLSearchParams): IncludeObject {
 export function selectorOf(type: ResourceType, query: URLSearchParams): (o: StoredObject) => boolean {
   const labelText = query.get("labelSelector") ?? "";
   const fieldText = query.get("fieldSelector") ?? "";
-  const labels = labelText ? parseLabelSelector(labelText) : undefined;
+  const labels = labelText ? selectorBadRequest(() => parseLabelSelector(labelText)) : undefined;
   const fields = fieldText ? fieldSelectorFor(type, fieldText) : undefined;
   if (!labels && !fields) return () => true;
   return (o) => (!labels || labels.matches(o.labels)) && (!fields || fields(o.object() as Record<string, unknown>));

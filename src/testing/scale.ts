@@ -2,7 +2,8 @@
  * The `/scale` subresource: maps an object's replica fields to an `autoscaling/v1 Scale`.
  */
 import type { KubeObject, ResourceType } from "./resource-type.ts";
-import { labelSelectorObjectToString } from "./selectors/label-selector.ts";
+import { labelSelectorObjectToString } from "../util/label-selector.ts";
+import { selectorBadRequest } from "./status.ts";
 
 function readPath(obj: unknown, path: string): unknown {
   let cur = obj as Record<string, unknown> | undefined;
@@ -27,7 +28,7 @@ export function getScale(type: ResourceType, obj: KubeObject): KubeObject {
   let selector = s.labelSelectorPath ? readPath(obj, s.labelSelectorPath) : undefined;
   if (selector === undefined && type.builtin) {
     const sel = readPath(obj, ".spec.selector");
-    if (sel && typeof sel === "object") selector = labelSelectorObjectToString(sel as never);
+    if (sel && typeof sel === "object") selector = selectorBadRequest(() => labelSelectorObjectToString(sel as never));
   }
   return {
     kind: "Scale",

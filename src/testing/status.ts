@@ -4,6 +4,7 @@
  * Every failing request inside LocalCluster throws a {@link StatusError}; the HTTP layer turns
  * it into the JSON body and code a real kube-apiserver would return.
  */
+import { InvalidSelectorError } from "../util/selector-error.ts";
 
 /** One entry of `details.causes` in a Status body. */
 export interface StatusCause {
@@ -72,6 +73,23 @@ export function qualifiedResource(resource: string, group: string): string {
 /** 400 BadRequest. */
 export function badRequest(message: string): StatusError {
   return new StatusError(400, "BadRequest", message);
+}
+
+/**
+ * Runs a selector parse, answering an {@link InvalidSelectorError} as the 400 BadRequest
+ * kube-apiserver sends (its `problem`, word for word).
+ *
+ * @example
+ * ```ts
+ * const selector = selectorBadRequest(() => parseLabelSelector(query.get("labelSelector") ?? ""));
+ * ```
+ */
+export function selectorBadRequest<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw err instanceof InvalidSelectorError ? badRequest(err.problem) : err;
+  }
 }
 
 /** 404 NotFound: `configmaps "x" not found`. */

@@ -4,7 +4,6 @@ import { customObject } from "../../builders/custom.ts";
 import {
   configMapBuilder,
   deploymentBuilder,
-  kindBuilderFor,
   secretBuilder,
   serviceBuilder,
   statefulSetBuilder,
@@ -61,22 +60,8 @@ test("the common metadata rules apply", () => {
 });
 
 test("core-group kinds that reach the fallback are accepted", () => {
-  const accounts = kindBuilderFor("v1", "ServiceAccount");
+  const accounts = customObject("v1", "ServiceAccount");
   assert.deepEqual(accounts.validate({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "operator" } }), []);
-});
-
-test("kindBuilderFor finds the built-in builders and falls back to customObject", () => {
-  assert.equal(kindBuilderFor("v1", "ConfigMap"), configMapBuilder);
-  assert.equal(kindBuilderFor("v1", "Secret"), secretBuilder);
-  assert.equal(kindBuilderFor("v1", "PersistentVolumeClaim"), storageBuilder);
-  assert.equal(kindBuilderFor("apps/v1", "Deployment"), deploymentBuilder);
-  assert.equal(kindBuilderFor("apps/v1", "StatefulSet"), statefulSetBuilder);
-  assert.equal(kindBuilderFor("v1", "Service"), serviceBuilder);
-  const custom = kindBuilderFor(GROUP_VERSION, "Greeting");
-  assert.equal(custom.phase, "custom");
-  assert.equal(custom.apiVersion, GROUP_VERSION);
-  assert.equal(custom.kind, "Greeting");
-  assert.equal(kindBuilderFor("extensions/v1beta1", "Deployment").phase, "custom");
 });
 
 test("every built-in builder names its own kind and reconcile phase", () => {

@@ -1,19 +1,19 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { fieldSelectorMatcher, labelSelectorMatcher, parseLabelSelector } from "../../src/cache/index.ts";
+import { fieldSelectorMatcher, InvalidSelectorError, labelSelectorMatcher, parseLabelSelector } from "../../src/cache/index.ts";
 import { OperatorRuntimeError } from "../../src/errors.ts";
 
 describe("label selectors in memory", () => {
-  it("parses equality, set and existence requirements joined by commas", () => {
-    assert.deepEqual(parseLabelSelector("app=web, tier != db,!canary,env in (a, b),team"), [
-      { key: "app", op: "=", value: "web" },
-      { key: "tier", op: "!=", value: "db" },
-      { key: "canary", op: "!exists" },
-      { key: "env", op: "in", values: ["a", "b"] },
-      { key: "team", op: "exists" },
+  it("parses equality, set and existence requirements joined by commas, sorted by key", () => {
+    assert.deepEqual(parseLabelSelector("app=web, tier != db,!canary,env in (b, a),team").requirements, [
+      { key: "app", operator: "=", values: ["web"] },
+      { key: "canary", operator: "!", values: [] },
+      { key: "env", operator: "in", values: ["a", "b"] },
+      { key: "team", operator: "exists", values: [] },
+      { key: "tier", operator: "!=", values: ["db"] },
     ]);
-    assert.deepEqual(parseLabelSelector(""), []);
-    assert.deepEqual(parseLabelSelector("example.com/role==leader"), [{ key: "example.com/role", op: "=", value: "leader" }]);
+    assert.deepEqual(parseLabelSelector("").requirements, []);
+    assert.deepEqual(parseLabelSelector("example.com/role==leader").requirements, [{ key: "example.com/role", operator: "==", values: ["leader"] }]);
   });
 
   it("matches like the API server: != and notin also match objects without the key", () => {
@@ -29,9 +29,13 @@ describe("label selectors in memory", () => {
     assert.equal(m("", undefined), true);
   });
 
-  it("rejects what it cannot parse with an error naming the part", () => {
-    for (const bad of ["app=(web", "app=web,", "=web", "app in web", "a b"]) {
-      assert.throws(() => parseLabelSelector(bad), (err: Error) => err instanceof OperatorRuntimeError && err.message.includes(`"${bad}"`), bad);
+  it("rejects what it cannot parse with a typed error naming the selector", () => {
+    for (const bad of ["app=(web", "app=web,", "=web", "app in web", "a b", "-app=web"]) {
+      assert.throws(
+        () => labelSelectorMatcher(bad),
+        (err: Error) => err instanceof InvalidSelectorError && err instanceof OperatorRuntimeError && err.message.includes(`"${bad}"`),
+        bad,
+      );
     }
   });
 });
@@ -41,11 +45,12 @@ describe("field selectors in memory", () => {
     const obj = { metadata: { name: "a,b", namespace: "ns" } };
     assert.equal(fieldSelectorMatcher("metadata.name=a\\,b,metadata.namespace==ns")(obj), true);
     assert.equal(fieldSelectorMatcher("metadata.namespace!=ns")(obj), false);
+    assert.equal(fieldSelectorMatcher("metadata.namespace=")({ metadata: { name: "cluster-scoped" } }), true);
     assert.equal(fieldSelectorMatcher("")(obj), true);
   });
 
-  it("rejects other fields with the fix", () => {
-    assert.throws(() => fieldSelectorMatcher("status.phase=Running"), /not supported by the cache.*Fix:/);
-    assert.throws(() => fieldSelectorMatcher("metadata.name"), /cannot parse/);
+  it("rejects other fields with the fix, and bad syntax in the API server's words", () => {
+    assert.throws(() => fieldSelectorMatcher("status.phase=Running"), (err: Error) => err instanceof InvalidSelectorError && /not supported by the cache.*Fix:/.test(err.message));
+    assert.throws(() => fieldSelectorMatcher("metadata.name"), (err: Error) => err instanceof InvalidSelectorError && /can't understand 'metadata.name'/.test(err.message));
   });
 });

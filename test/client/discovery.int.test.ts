@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { RequestCounter, ResourceClient } from "../../src/client/index.ts";
-import type { RequestRecord } from "../../src/client/index.ts";
+import type { ClientRequestRecord } from "../../src/client/index.ts";
 import { OperatorRuntimeError } from "../../src/errors.ts";
 import { configMap, widgetCrd } from "./fixtures.ts";
 import { within } from "../support/wait.ts";
@@ -89,7 +89,7 @@ describe("ResourceClient discovery and request counting", () => {
 
   it("tells onRequest listeners about every request and can share one counter between clients", async () => {
     const shared = new RequestCounter();
-    const seen: RequestRecord[] = [];
+    const seen: ClientRequestRecord[] = [];
     const stop = shared.onRequest((r) => seen.push(r));
     const a = new ResourceClient({ kubeConfig: cluster.kubeConfig, requests: shared });
     const b = new ResourceClient({ kubeConfig: cluster.kubeConfig, requests: shared });

@@ -2,7 +2,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { KubeConfig } from "@kubernetes/client-node";
 import { httpEventSink } from "../../src/events/index.ts";
-import type { EventSink } from "../../src/events/index.ts";
+import type { HttpEventSink } from "../../src/events/index.ts";
+import { RequestCounter } from "../../src/client/index.ts";
 import { ApiError, InvalidError, NotFoundError, OperatorRuntimeError } from "../../src/errors.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { within } from "../support/wait.ts";
@@ -16,7 +17,7 @@ const event = (name: string) => ({
 
 describe("httpEventSink against LocalCluster", () => {
   let cluster: LocalCluster;
-  let sink: EventSink;
+  let sink: HttpEventSink;
   before(async () => {
     cluster = await LocalCluster.start();
     sink = httpEventSink(cluster.kubeConfig);
@@ -31,6 +32,21 @@ describe("httpEventSink against LocalCluster", () => {
     assert.deepEqual(patched.series, { count: 2, lastObservedTime: "2026-03-01T10:01:00.000000Z" });
     assert.equal(cluster.requests.count({ verb: "create", resource: "events", code: 201 }), 1);
     assert.equal(cluster.requests.count({ verb: "patch", resource: "events", code: 200 }), 1);
+  });
+
+  it("sends through the client transport, so its requests are counted like a ResourceClient's", async () => {
+    const shared = new RequestCounter();
+    const counted = httpEventSink(cluster.kubeConfig, { requests: shared });
+    assert.equal(counted.requests, shared);
+    await counted.create(event("cm.6"));
+    await counted.patch("default", "cm.6", { series: { count: 2, lastObservedTime: "2026-03-01T10:01:00.000000Z" } });
+    await counted.patch("default", "gone", { series: { count: 2, lastObservedTime: "2026-03-01T10:01:00.000000Z" } }).catch(() => undefined);
+    assert.deepEqual(
+      shared.all().map((r) => `${r.verb} ${r.resource} ${r.namespace}/${r.name} ${r.code}`),
+      ["create events default/cm.6 201", "patch events default/cm.6 200", "patch events default/gone 404"],
+    );
+    assert.ok(shared.all().every((r) => r.durationMs >= 0));
+    assert.equal(shared.writes(), 3);
   });
 
   it("rejects a non-2xx answer with a typed ApiError carrying the code and the Status message", async () => {
@@ -56,8 +72,9 @@ describe("httpEventSink against LocalCluster", () => {
     cluster.inject({ verb: "create", resource: "events", latencyMs: 300 });
     const impatient = httpEventSink(cluster.kubeConfig, { timeoutMs: 30 });
     const err = await impatient.create(event("cm.4")).catch((e) => e);
-    assert.ok(err instanceof Error);
+    assert.ok(err instanceof OperatorRuntimeError);
     assert.ok(!(err instanceof ApiError), "a transport error, not an API answer");
+    assert.deepEqual(impatient.requests.filter({ verb: "create" }).map((r) => r.code), [0], "counted, with no answer");
   });
 
   it("refuses a kubeconfig without a current cluster", async () => {

@@ -7,20 +7,10 @@ import {
   labelValueProblems,
   matchLabelSelectorObject,
   parseLabelSelector,
-} from "../../../src/testing/selectors/label-selector.ts";
-import { StatusError } from "../../../src/testing/status.ts";
+} from "../../src/util/label-selector.ts";
+import { assertInvalidSelector } from "./assert-invalid-selector.ts";
 
-/** Asserts that `fn` throws a 400 BadRequest StatusError whose message matches `message`. */
-function assertBadRequest(fn: () => unknown, message: RegExp | string): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof StatusError, `expected a StatusError, got ${String(err)}`);
-    assert.equal(err.code, 400);
-    assert.equal(err.reason, "BadRequest");
-    if (typeof message === "string") assert.equal(err.message, message);
-    else assert.match(err.message, message);
-    return true;
-  });
-}
+const assertInvalid = (fn: () => unknown, problem: RegExp | string) => assertInvalidSelector("label", fn, problem);
 
 const select = (text: string, labels: Record<string, string> | undefined) => parseLabelSelector(text).matches(labels);
 
@@ -126,49 +116,49 @@ describe("parseLabelSelector", () => {
     assert.equal(select("app.kubernetes.io/name=web", { "app.kubernetes.io/name": "web" }), true);
   });
 
-  it("bad syntax is a 400 with the apiserver's wording", () => {
-    assertBadRequest(() => parseLabelSelector("a=b,"), "found '', expected: identifier after ','");
-    assertBadRequest(() => parseLabelSelector("a=b,,c"), "found ',', expected: identifier after ','");
-    assertBadRequest(() => parseLabelSelector(",a"), "found ',', expected: !, identifier, or 'end of string'");
-    assertBadRequest(() => parseLabelSelector("a=b c"), "found 'c', expected: ',' or 'end of string'");
-    assertBadRequest(() => parseLabelSelector("!a=b"), "found '=', expected: ',' or 'end of string'");
-    assertBadRequest(() => parseLabelSelector("!"), "unable to parse requirement: found '', expected: identifier");
-    assertBadRequest(() => parseLabelSelector("a b"), "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
+  it("bad syntax is refused in the apiserver's wording", () => {
+    assertInvalid(() => parseLabelSelector("a=b,"), "found '', expected: identifier after ','");
+    assertInvalid(() => parseLabelSelector("a=b,,c"), "found ',', expected: identifier after ','");
+    assertInvalid(() => parseLabelSelector(",a"), "found ',', expected: !, identifier, or 'end of string'");
+    assertInvalid(() => parseLabelSelector("a=b c"), "found 'c', expected: ',' or 'end of string'");
+    assertInvalid(() => parseLabelSelector("!a=b"), "found '=', expected: ',' or 'end of string'");
+    assertInvalid(() => parseLabelSelector("!"), "unable to parse requirement: found '', expected: identifier");
+    assertInvalid(() => parseLabelSelector("a b"), "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
   });
 
-  it("malformed value lists are a 400", () => {
-    assertBadRequest(() => parseLabelSelector("a in b"), "unable to parse requirement: found 'b' expected: '('");
-    assertBadRequest(() => parseLabelSelector("a in ("), "unable to parse requirement: found '', expected: ',', ')' or identifier");
-    assertBadRequest(() => parseLabelSelector("a in (b"), "unable to parse requirement: found '', expected: ',' or ')'");
-    assertBadRequest(() => parseLabelSelector("a in (b c)"), "unable to parse requirement: found 'c', expected: ',' or ')'");
-    assertBadRequest(() => parseLabelSelector("a in (b,=)"), "unable to parse requirement: found '=', expected: ',', or identifier");
-    assertBadRequest(() => parseLabelSelector("a notin"), "unable to parse requirement: found '' expected: '('");
-    assertBadRequest(() => parseLabelSelector("a=(b)"), "unable to parse requirement: found '(', expected: identifier");
+  it("malformed value lists are refused", () => {
+    assertInvalid(() => parseLabelSelector("a in b"), "unable to parse requirement: found 'b' expected: '('");
+    assertInvalid(() => parseLabelSelector("a in ("), "unable to parse requirement: found '', expected: ',', ')' or identifier");
+    assertInvalid(() => parseLabelSelector("a in (b"), "unable to parse requirement: found '', expected: ',' or ')'");
+    assertInvalid(() => parseLabelSelector("a in (b c)"), "unable to parse requirement: found 'c', expected: ',' or ')'");
+    assertInvalid(() => parseLabelSelector("a in (b,=)"), "unable to parse requirement: found '=', expected: ',', or identifier");
+    assertInvalid(() => parseLabelSelector("a notin"), "unable to parse requirement: found '' expected: '('");
+    assertInvalid(() => parseLabelSelector("a=(b)"), "unable to parse requirement: found '(', expected: identifier");
   });
 
-  it("non-integer bounds for > and < are a 400", () => {
-    assertBadRequest(
+  it("non-integer bounds for > and < are refused", () => {
+    assertInvalid(
       () => parseLabelSelector("a>b"),
       `unable to parse requirement: values[0]: Invalid value: "b": for 'Gt', 'Lt' operators, the value must be an integer`,
     );
-    assertBadRequest(() => parseLabelSelector("a<"), /values\[0\]: Invalid value: "": .*must be an integer/);
-    assertBadRequest(() => parseLabelSelector("a<1.5"), /must be an integer/);
+    assertInvalid(() => parseLabelSelector("a<"), /values\[0\]: Invalid value: "": .*must be an integer/);
+    assertInvalid(() => parseLabelSelector("a<1.5"), /must be an integer/);
   });
 
-  it("invalid label keys are a 400", () => {
-    assertBadRequest(() => parseLabelSelector("-a=b"), /^unable to parse requirement: Invalid value: "-a": name part must consist of/);
-    assertBadRequest(() => parseLabelSelector(`${"k".repeat(64)}=b`), /name part must be no more than 63 characters/);
-    assertBadRequest(() => parseLabelSelector("/a"), /prefix part must be non-empty/);
-    assertBadRequest(() => parseLabelSelector("Example.com/a"), /prefix part a lowercase RFC 1123 subdomain/);
-    assertBadRequest(() => parseLabelSelector(`${"p".repeat(254)}/a`), /prefix part must be no more than 253 characters/);
-    assertBadRequest(() => parseLabelSelector("a/b/c"), /a qualified name must consist of/);
-    assertBadRequest(() => parseLabelSelector("example.com/"), /name part must be non-empty/);
+  it("invalid label keys are refused", () => {
+    assertInvalid(() => parseLabelSelector("-a=b"), /^unable to parse requirement: Invalid value: "-a": name part must consist of/);
+    assertInvalid(() => parseLabelSelector(`${"k".repeat(64)}=b`), /name part must be no more than 63 characters/);
+    assertInvalid(() => parseLabelSelector("/a"), /prefix part must be non-empty/);
+    assertInvalid(() => parseLabelSelector("Example.com/a"), /prefix part a lowercase RFC 1123 subdomain/);
+    assertInvalid(() => parseLabelSelector(`${"p".repeat(254)}/a`), /prefix part must be no more than 253 characters/);
+    assertInvalid(() => parseLabelSelector("a/b/c"), /a qualified name must consist of/);
+    assertInvalid(() => parseLabelSelector("example.com/"), /name part must be non-empty/);
   });
 
-  it("invalid label values are a 400", () => {
-    assertBadRequest(() => parseLabelSelector("a=-b"), /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "-b": a valid label must be/);
-    assertBadRequest(() => parseLabelSelector(`a=${"v".repeat(64)}`), /must be no more than 63 characters/);
-    assertBadRequest(() => parseLabelSelector("a in (ok,b@d)"), /Invalid value: "b@d"/);
+  it("invalid label values are refused", () => {
+    assertInvalid(() => parseLabelSelector("a=-b"), /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "-b": a valid label must be/);
+    assertInvalid(() => parseLabelSelector(`a=${"v".repeat(64)}`), /must be no more than 63 characters/);
+    assertInvalid(() => parseLabelSelector("a in (ok,b@d)"), /Invalid value: "b@d"/);
   });
 });
 
@@ -236,20 +226,20 @@ describe("metav1.LabelSelector objects", () => {
     assert.equal(labelSelectorObjectToString(undefined), "");
   });
 
-  it("unknown operators and invalid requirements are a 400", () => {
-    assertBadRequest(
+  it("unknown operators and invalid requirements are refused", () => {
+    assertInvalid(
       () => matchLabelSelectorObject({ matchExpressions: [{ key: "a", operator: "Gt", values: ["1"] }] }, {}),
       `"Gt" is not a valid label selector operator`,
     );
-    assertBadRequest(
+    assertInvalid(
       () => labelSelectorObjectToString({ matchExpressions: [{ key: "a", operator: "In", values: [] }] }),
       `values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`,
     );
-    assertBadRequest(
+    assertInvalid(
       () => labelSelectorFromObject({ matchExpressions: [{ key: "a", operator: "Exists", values: ["x"] }] }),
       /values set must be empty for exists and does not exist/,
     );
-    assertBadRequest(() => labelSelectorFromObject({ matchLabels: { "bad key": "v" } }), /^key: Invalid value: "bad key"/);
-    assertBadRequest(() => labelSelectorFromObject({ matchLabels: { k: "bad value" } }), /^values\[0\]\[k\]: Invalid value/);
+    assertInvalid(() => labelSelectorFromObject({ matchLabels: { "bad key": "v" } }), /^key: Invalid value: "bad key"/);
+    assertInvalid(() => labelSelectorFromObject({ matchLabels: { k: "bad value" } }), /^values\[0\]\[k\]: Invalid value/);
   });
 });

@@ -1,21 +1,34 @@
 /**
  * Parses and matches Kubernetes label selectors, in string form (`?labelSelector=`) and as
- * `metav1.LabelSelector` objects (`matchLabels` / `matchExpressions`).
+ * `metav1.LabelSelector` objects (`matchLabels` / `matchExpressions`): the one parser of the
+ * SDK's cache and LocalCluster.
  *
- * Bad input throws a 400 {@link StatusError} worded like the apiserver's
- * (`unable to parse requirement: …`, `found ',', expected: …`).
+ * Bad input throws an {@link InvalidSelectorError} whose `problem` is worded like the
+ * apiserver's (`unable to parse requirement: …`, `found ',', expected: …`).
  *
  * @module
  */
-import { badRequest } from "../status.ts";
+import { InvalidSelectorError } from "./selector-error.ts";
 
 /**
  * A requirement's operator, spelled as apimachinery's `selection.Operator`:
  * `exists` is `k`, `!` is `!k`, `gt`/`lt` are `k>5`/`k<5`.
+ *
+ * @example
+ * ```ts
+ * parseLabelSelector("size>5").requirements[0]!.operator; // "gt"
+ * ```
  */
 export type LabelOperator = "=" | "==" | "!=" | "in" | "notin" | "exists" | "!" | "gt" | "lt";
 
-/** One comma-separated term of a selector. `values` is empty for `exists` and `!`, sorted for `in`/`notin`. */
+/**
+ * One comma-separated term of a selector. `values` is empty for `exists` and `!`, sorted for `in`/`notin`.
+ *
+ * @example
+ * ```ts
+ * const req: LabelRequirement = { key: "tier", operator: "in", values: ["back", "front"] };
+ * ```
+ */
 export interface LabelRequirement {
   readonly key: string;
   readonly operator: LabelOperator;
@@ -41,14 +54,28 @@ export interface LabelSelector {
   toString(): string;
 }
 
-/** A `metav1.LabelSelectorRequirement` (operator In, NotIn, Exists or DoesNotExist). */
+/**
+ * A `metav1.LabelSelectorRequirement` (operator In, NotIn, Exists or DoesNotExist).
+ *
+ * @example
+ * ```ts
+ * const expr: LabelSelectorRequirementObject = { key: "tier", operator: "In", values: ["web"] };
+ * ```
+ */
 export interface LabelSelectorRequirementObject {
   key: string;
   operator: string;
   values?: string[];
 }
 
-/** A `metav1.LabelSelector`, as in a Deployment's `spec.selector`. */
+/**
+ * A `metav1.LabelSelector`, as in a Deployment's `spec.selector`.
+ *
+ * @example
+ * ```ts
+ * const sel: LabelSelectorObject = { matchLabels: { app: "web" }, matchExpressions: [{ key: "canary", operator: "DoesNotExist" }] };
+ * ```
+ */
 export interface LabelSelectorObject {
   matchLabels?: Record<string, string>;
   matchExpressions?: LabelSelectorRequirementObject[];
@@ -202,7 +229,7 @@ const OPERATORS: Readonly<Record<string, LabelOperator>> = {
  * `!=` and `notin` also select objects that lack the key; `>`/`<` compare 64-bit integers and
  * never select a label whose value is not one.
  *
- * @throws StatusError 400 BadRequest on bad syntax, invalid keys/values or non-integer `>`/`<`.
+ * @throws InvalidSelectorError on bad syntax, invalid keys/values or non-integer `>`/`<`.
  * @example
  * ```ts
  * parseLabelSelector("env!=prod,!legacy").matches({ env: "dev" }); // true
@@ -215,6 +242,7 @@ export function parseLabelSelector(text: string): LabelSelector {
   const next = (): Token => (peek().kind === "end" ? peek() : tokens[pos++]!);
   const at = (...kinds: Token["kind"][]) => kinds.includes(peek().kind);
   const found = (t: Token, expected: string) => `found '${t.text}', expected: ${expected}`;
+  const invalid = (problem: string) => new InvalidSelectorError("label", text, problem);
 
   const parseValues = (): string[] => {
     const open = next();
@@ -259,17 +287,33 @@ export function parseLabelSelector(text: string): LabelSelector {
   const requirements: LabelRequirement[] = [];
   for (;;) {
     if (at("end")) return makeSelector(requirements);
-    if (!at("id", "!")) throw badRequest(found(peek(), "!, identifier, or 'end of string'"));
+    if (!at("id", "!")) throw invalid(found(peek(), "!, identifier, or 'end of string'"));
     try {
       requirements.push(parseRequirement());
     } catch (err) {
-      throw badRequest(`unable to parse requirement: ${(err as Error).message}`);
+      throw invalid(`unable to parse requirement: ${(err as Error).message}`);
     }
     const after = next();
     if (after.kind === "end") return makeSelector(requirements);
-    if (after.kind !== ",") throw badRequest(found(after, "',' or 'end of string'"));
-    if (!at("id", "!")) throw badRequest(found(peek(), "identifier after ','"));
+    if (after.kind !== ",") throw invalid(found(after, "',' or 'end of string'"));
+    if (!at("id", "!")) throw invalid(found(peek(), "identifier after ','"));
   }
+}
+
+/**
+ * Compiles a label selector string into a predicate over an object's labels: the
+ * {@link LabelSelector.matches} of {@link parseLabelSelector}.
+ *
+ * @throws InvalidSelectorError as {@link parseLabelSelector}.
+ * @example
+ * ```ts
+ * const matches = labelSelectorMatcher("app=web,!canary");
+ * matches({ app: "web" }); // true
+ * matches({ app: "web", canary: "1" }); // false
+ * ```
+ */
+export function labelSelectorMatcher(text: string): (labels: Readonly<Record<string, string>> | undefined) => boolean {
+  return parseLabelSelector(text).matches;
 }
 
 const OBJECT_OPERATORS: Readonly<Record<string, LabelOperator>> = {
@@ -279,7 +323,7 @@ const OBJECT_OPERATORS: Readonly<Record<string, LabelOperator>> = {
 /**
  * Converts a `metav1.LabelSelector` object into a {@link LabelSelector}, like apimachinery's
  * `LabelSelectorAsSelector`: `null`/`undefined` selects nothing, `{}` selects everything.
- * @throws StatusError 400 BadRequest for an unknown operator or invalid keys/values.
+ * @throws InvalidSelectorError for an unknown operator or invalid keys/values.
  * @example `labelSelectorFromObject({ matchLabels: { app: "web" } }).toString() // "app=web"`
  */
 export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefined): LabelSelector {
@@ -293,7 +337,7 @@ export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefi
       requirements.push(requirement(expr.key, operator, expr.values ?? []));
     }
   } catch (err) {
-    throw badRequest((err as Error).message);
+    throw new InvalidSelectorError("label", JSON.stringify(sel), (err as Error).message);
   }
   return makeSelector(requirements);
 }
@@ -302,7 +346,7 @@ export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefi
  * Whether `labels` satisfy a `metav1.LabelSelector` object (`matchLabels` AND every
  * `matchExpressions` entry). A missing selector (`null`/`undefined`) matches nothing; an empty
  * one matches everything.
- * @throws StatusError 400 BadRequest for an unknown operator or invalid keys/values.
+ * @throws InvalidSelectorError for an unknown operator or invalid keys/values.
  * @example `matchLabelSelectorObject({ matchLabels: { app: "web" } }, { app: "web" }) // true`
  */
 export function matchLabelSelectorObject(
@@ -315,7 +359,7 @@ export function matchLabelSelectorObject(
 /**
  * The string form of a `metav1.LabelSelector` object, as put in a Scale's `status.selector`:
  * requirements sorted by key, `""` for an empty or missing selector.
- * @throws StatusError 400 BadRequest for an unknown operator or invalid keys/values.
+ * @throws InvalidSelectorError for an unknown operator or invalid keys/values.
  * @example
  * ```ts
  * labelSelectorObjectToString({ matchLabels: { app: "web" }, matchExpressions: [{ key: "tier", operator: "In", values: ["b", "a"] }] });

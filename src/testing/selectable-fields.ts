@@ -1,42 +1,22 @@
 /**
- * Parses and matches Kubernetes field selectors (`?fieldSelector=`), and knows which fields each
- * resource can be selected by.
+ * Which fields each resource can be selected by, as kube-apiserver knows them, and the
+ * per-resource predicate of a `?fieldSelector=` (parsed by the shared parser in `src/util/`).
  *
  * Bad syntax and unsupported fields throw a 400 {@link StatusError} worded like the apiserver's.
  *
  * @module
  */
-import { badRequest } from "../status.ts";
-
-/** A field requirement's operator; `=` and `==` mean the same. */
-export type FieldOperator = "=" | "==" | "!=";
-
-/** One comma-separated term of a field selector; `value` is unescaped. */
-export interface FieldRequirement {
-  readonly field: string;
-  readonly operator: FieldOperator;
-  readonly value: string;
-}
+import { parseFieldSelector } from "../util/field-selector.ts";
+import { badRequest, selectorBadRequest } from "./status.ts";
 
 /**
- * A parsed field selector: the AND of its requirements.
+ * The resource a field selector is applied to, as {@link fieldSelectorFor} needs it.
  *
  * @example
  * ```ts
- * parseFieldSelector("status.phase!=Running").matches({ "status.phase": "Pending" }); // true
+ * const pods: FieldSelectableResource = { group: "", plural: "pods", builtin: true };
  * ```
  */
-export interface FieldSelector {
-  readonly requirements: readonly FieldRequirement[];
-  /** True when the selector selects everything (no requirements). */
-  readonly isEmpty: boolean;
-  /** Whether an object with these field values is selected; a missing field counts as `""`. */
-  matches(fields: Readonly<Record<string, string>>): boolean;
-  /** The string form, values escaped, e.g. `metadata.name=a\,b`. */
-  toString(): string;
-}
-
-/** The resource a field selector is applied to, as {@link fieldSelectorFor} needs it. */
 export interface FieldSelectableResource {
   /** API group, `""` for core. */
   group: string;
@@ -44,91 +24,6 @@ export interface FieldSelectableResource {
   plural: string;
   /** False for custom resources (changes the unsupported-field message). */
   builtin: boolean;
-}
-
-/**
- * Escapes `\`, `,` and `=` in a value so it can be put in a field selector.
- * @example `escapeFieldValue("a,b") // "a\\,b"`
- */
-export function escapeFieldValue(value: string): string {
-  return value.replace(/[\\,=]/g, (c) => `\\${c}`);
-}
-
-/** Splits on commas that are not escaped; escapes stay in the parts. */
-function splitTerms(text: string): string[] {
-  const terms: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === ",") {
-      terms.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  terms.push(text.slice(start));
-  return terms;
-}
-
-function unescapeValue(value: string): string {
-  let out = "";
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c === "\\") {
-      const escaped = value[i + 1];
-      if (escaped !== "\\" && escaped !== "," && escaped !== "=") {
-        throw badRequest(`invalid field selector: invalid escape sequence: \\${escaped ?? ""}`);
-      }
-      out += escaped;
-      i++;
-    } else if (c === "," || c === "=") {
-      throw badRequest(`invalid field selector: unescaped character in value: ${c}`);
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-const TERM_OPERATORS: readonly FieldOperator[] = ["!=", "==", "="];
-
-/**
- * Parses a field selector string (the `fieldSelector` query parameter).
- *
- * Terms are `field=value`, `field==value` or `field!=value`, joined by commas (AND). In values,
- * `\,`, `\=` and `\\` stand for `,`, `=` and `\`. Empty terms are skipped, so `""` selects
- * everything. Whitespace is significant, as on a real API server.
- *
- * @throws StatusError 400 BadRequest for a term without an operator, a bad escape, or an
- *   unescaped `,`/`=` in a value.
- * @example
- * ```ts
- * parseFieldSelector("metadata.name=web,metadata.namespace!=kube-system").requirements.length; // 2
- * ```
- */
-export function parseFieldSelector(text: string): FieldSelector {
-  const requirements: FieldRequirement[] = [];
-  for (const term of text === "" ? [] : splitTerms(text)) {
-    if (term === "") continue;
-    let split: FieldRequirement | undefined;
-    for (let i = 0; i < term.length && split === undefined; i++) {
-      const operator = TERM_OPERATORS.find((op) => term.startsWith(op, i));
-      if (operator !== undefined) {
-        split = { field: term.slice(0, i), operator, value: unescapeValue(term.slice(i + operator.length)) };
-      }
-    }
-    if (split === undefined) throw badRequest(`invalid selector: '${text}'; can't understand '${term}'`);
-    requirements.push(split);
-  }
-  return {
-    requirements,
-    isEmpty: requirements.length === 0,
-    matches: (fields) =>
-      requirements.every((r) => {
-        const actual = Object.hasOwn(fields, r.field) ? fields[r.field]! : "";
-        return r.operator === "!=" ? actual !== r.value : actual === r.value;
-      }),
-    toString: () => requirements.map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`).join(","),
-  };
 }
 
 /** Where a selectable field lives in the stored object. */
@@ -222,7 +117,7 @@ export function fieldSelectorFor(
   resource: FieldSelectableResource,
   text: string,
 ): (obj: Record<string, unknown>) => boolean {
-  const selector = parseFieldSelector(text);
+  const selector = selectorBadRequest(() => parseFieldSelector(text));
   if (selector.isEmpty) return () => true;
   const known = FIELDS_BY_RESOURCE[`${resource.group}/${resource.plural}`] ?? COMMON;
   for (const { field } of selector.requirements) {

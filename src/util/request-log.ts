@@ -1,0 +1,165 @@
+/**
+ * The one log of API requests, with counting queries: the client's `RequestCounter` (what it
+ * sent) and LocalCluster's request log (what it served) are both this, over their own records.
+ */
+
+/**
+ * One API request as a log records it: what was asked and the HTTP code that answered.
+ *
+ * Both sides extend it: the client's `ClientRequestRecord` (its own verbs such as `apply` and
+ * `discovery`, and the round-trip time) and LocalCluster's `ServedRequestRecord` (the API
+ * server's verbs such as `watch` and `deletecollection`, and whether a fault answered).
+ *
+ * @example
+ * ```ts
+ * const r: RequestRecord = { verb: "get", resource: "configmaps", namespace: "default", name: "a", code: 200 };
+ * ```
+ */
+export interface RequestRecord<Verb extends string = string> {
+  verb: Verb;
+  /** Resource plural, `plural/subresource` (`deployments/status`), or the group/version for discovery. */
+  resource: string;
+  namespace?: string | undefined;
+  name?: string | undefined;
+  /** HTTP status code; 0 when no response arrived (network error). */
+  code: number;
+}
+
+/**
+ * Which records to count. Omitted fields match anything; arrays match any of their values.
+ *
+ * @example
+ * ```ts
+ * import type { RequestFilter } from "operator-runtime";
+ * const writesToStatus: RequestFilter = { verb: ["patch", "apply"], resource: "widgets/status" };
+ * ```
+ */
+export interface RequestFilter<Verb extends string = string> {
+  verb?: Verb | Verb[];
+  resource?: string | string[];
+  namespace?: string;
+  name?: string;
+  code?: number;
+}
+
+/** The verbs that change state, on either side (`apply` is the client's, `deletecollection` the server's). */
+const WRITE_VERBS: ReadonlySet<string> = new Set(["create", "update", "patch", "apply", "delete", "deletecollection"]);
+
+function matchOne<V>(want: V | V[] | undefined, value: V): boolean {
+  if (want === undefined) return true;
+  return Array.isArray(want) ? want.includes(value) : want === value;
+}
+
+/**
+ * Whether a request matches a filter's verb, resource, namespace and name. `code` is not
+ * compared here: a fault's `code` is the answer it sends, and a request about to be served has
+ * none yet; {@link RequestLog} compares it for its queries.
+ *
+ * @example
+ * ```ts
+ * matchesRequest({ verb: ["get", "list"], resource: "pods" }, { verb: "list", resource: "pods" }); // true
+ * ```
+ */
+export function matchesRequest<Verb extends string>(
+  filter: Omit<RequestFilter<Verb>, "code">,
+  request: Omit<RequestRecord<Verb>, "code">,
+): boolean {
+  return (
+    matchOne(filter.verb, request.verb) &&
+    matchOne(filter.resource, request.resource) &&
+    (filter.namespace === undefined || filter.namespace === request.namespace) &&
+    (filter.name === undefined || filter.name === request.name)
+  );
+}
+
+function matchesRecord<Verb extends string>(filter: RequestFilter<Verb>, record: RequestRecord<Verb>): boolean {
+  return matchesRequest(filter, record) && (filter.code === undefined || filter.code === record.code);
+}
+
+/**
+ * A log of requests with counting queries and a listener hook (for metrics).
+ *
+ * Guarantees: `record` keeps the record and tells every listener. Caveats: only the newest
+ * `maxRecords` records are kept (default: all) so a long-running process does not grow without
+ * bound; every query looks at the kept records. Listeners see every request regardless. A
+ * listener that throws does not fail the caller: its error is reported with
+ * `process.emitWarning`.
+ *
+ * @example
+ * ```ts
+ * const log = new RequestLog({ maxRecords: 1000 });
+ * const stop = log.onRequest((r) => console.log(r.verb, r.resource, r.code));
+ * log.record({ verb: "get", resource: "configmaps", code: 200 });
+ * console.log(log.count({ verb: "get" }), log.writes(), log.summary()); // 1 0 { "get configmaps 200": 1 }
+ * stop();
+ * ```
+ */
+export class RequestLog<R extends RequestRecord = RequestRecord> {
+  readonly #maxRecords: number;
+  #records: R[] = [];
+  readonly #listeners = new Set<(record: R) => void>();
+
+  constructor(options: { maxRecords?: number } = {}) {
+    this.#maxRecords = Math.max(1, options.maxRecords ?? Infinity);
+  }
+
+  /** Adds a record and tells the listeners. */
+  record(record: R): void {
+    this.#records.push(record);
+    // Trim in chunks so the array is not shifted on every request once full.
+    if (this.#records.length > this.#maxRecords + Math.ceil(this.#maxRecords / 10)) {
+      this.#records = this.#records.slice(-this.#maxRecords);
+    }
+    for (const fn of this.#listeners) {
+      try {
+        fn(record);
+      } catch (err) {
+        process.emitWarning(`request log listener failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  /** Calls `fn` after every request; returns a function that unsubscribes. */
+  onRequest(fn: (record: R) => void): () => void {
+    this.#listeners.add(fn);
+    return () => {
+      this.#listeners.delete(fn);
+    };
+  }
+
+  /** Every kept record, oldest first (a copy). */
+  all(): R[] {
+    const start = Math.max(0, this.#records.length - this.#maxRecords);
+    return this.#records.slice(start);
+  }
+
+  /** Records matching a filter. */
+  filter(filter: RequestFilter<R["verb"]> = {}): R[] {
+    return this.all().filter((r) => matchesRecord(filter, r));
+  }
+
+  /** Number of requests matching a filter (all requests without one). */
+  count(filter: RequestFilter<R["verb"]> = {}): number {
+    return this.filter(filter).length;
+  }
+
+  /** Number of writes (create, update, patch, apply, delete, deletecollection) matching a filter. */
+  writes(filter: Omit<RequestFilter<R["verb"]>, "verb"> = {}): number {
+    return this.all().filter((r) => WRITE_VERBS.has(r.verb) && matchesRecord(filter, r)).length;
+  }
+
+  /** Counts keyed `verb resource code`, e.g. `{ "get configmaps 200": 3 }`. */
+  summary(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const r of this.all()) {
+      const key = `${r.verb} ${r.resource} ${r.code}`;
+      out[key] = (out[key] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  /** Forgets every record (listeners stay subscribed). */
+  clear(): void {
+    this.#records = [];
+  }
+}

@@ -1,0 +1,157 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, posix, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { importsOf } from "./imports.ts";
+import type { ImportStatement } from "./imports.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Repo-relative `.ts` files below `dir`, with `/` separators. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)).split(sep).join("/"))
+    .sort();
+}
+
+/** The repo-relative path an import points at, or undefined for a package (`node:fs`, `lru-cache`). */
+function target(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith(".")) return undefined;
+  return posix.normalize(posix.join(posix.dirname(file), specifier));
+}
+
+const under = (path: string, folder: string) => path.startsWith(`${folder}/`);
+
+/**
+ * The dependency arrows, as ARCHITECTURE.md draws them. Each returns why an import breaks
+ * it, or undefined.
+ */
+const RULES: readonly { name: string; check: (file: string, to: string, imp: ImportStatement) => string | undefined }[] = [
+  {
+    name: "builders/ imports only builders/, src/client/ types, src/errors.ts and src/util/",
+    check: (file, to, imp) => {
+      if (!under(file, "builders")) return undefined;
+      if (under(to, "builders") || to === "src/errors.ts" || under(to, "src/util")) return undefined;
+      if (under(to, "src/client")) return imp.typeOnly ? undefined : "builders/ may use src/client/ for types only (import type)";
+      return "builders/ may import only builders/, src/client/ types, src/errors.ts and src/util/";
+    },
+  },
+  {
+    name: "nothing in src/ except src/builder/ imports builders/",
+    check: (file, to) => (under(file, "src") && !under(file, "src/builder") && under(to, "builders") ? "only src/builder/ may import builders/" : undefined),
+  },
+  {
+    name: "nothing in src/ imports examples/, test/, bench/ or scripts/",
+    check: (file, to) =>
+      under(file, "src") && ["examples", "test", "bench", "scripts"].some((f) => under(to, f)) ? "src/ must not depend on examples, tests, benchmarks or scripts" : undefined,
+  },
+  {
+    name: "src/util/ imports only src/util/ and src/errors.ts",
+    check: (file, to) =>
+      under(file, "src/util") && !under(to, "src/util") && to !== "src/errors.ts" ? "src/util/ is shared by the SDK and LocalCluster: it depends on neither" : undefined,
+  },
+  {
+    name: "the SDK (src/ outside src/testing/) never imports LocalCluster (src/testing/)",
+    check: (file, to) => (under(file, "src") && !under(file, "src/testing") && under(to, "src/testing") ? "the SDK must not pull in LocalCluster" : undefined),
+  },
+];
+
+/** Every broken arrow among `files`, as `file:line → target: why`. */
+function violations(files: readonly { path: string; source: string }[]): string[] {
+  const found: string[] = [];
+  for (const { path, source } of files) {
+    for (const imp of importsOf(source)) {
+      const to = target(path, imp.specifier);
+      if (to === undefined) continue;
+      for (const rule of RULES) {
+        const why = rule.check(path, to, imp);
+        if (why) found.push(`${path}:${imp.line} → ${to}: ${why}`);
+      }
+    }
+  }
+  return found;
+}
+
+const sources = [...tsFiles("src"), ...tsFiles("builders")].map((path) => ({ path, source: readFileSync(join(ROOT, path), "utf8") }));
+
+describe("module dependencies point one way", () => {
+  it("every import of src/ and builders/ follows the arrows", () => {
+    assert.ok(sources.length > 100, `found only ${sources.length} files`);
+    assert.deepEqual(violations(sources), []);
+  });
+
+  it("the imports read are the real ones (a sample that must be there)", () => {
+    const builder = sources.find((s) => s.path === "src/builder/builder.ts")!;
+    assert.ok(importsOf(builder.source).some((i) => i.specifier === "../../builders/index.ts"));
+    const cluster = sources.find((s) => s.path === "src/testing/local-cluster.ts")!;
+    assert.ok(importsOf(cluster.source).some((i) => i.specifier === "./simulator.ts"), "the dynamic import of the simulator");
+  });
+
+  for (const [bad, file, source] of [
+    ["a builder importing a src/client value", "builders/x.ts", 'import { ResourceClient } from "../src/client/resource-client.ts";'],
+    ["a builder importing the cache", "builders/x.ts", 'import type { Cache } from "../src/cache/cache.ts";'],
+    ["the controller importing builders/", "src/controller/x.ts", 'export { deploymentBuilder } from "../../builders/index.ts";'],
+    ["src/ importing a test helper dynamically", "src/events/x.ts", 'const w = await import("../../test/support/wait.ts");'],
+    ["src/ importing an example over several lines", "src/x.ts", 'import {\n  dataApp,\n} from "../examples/dataapp/dataapp.ts";'],
+    ["src/util/ importing the client", "src/util/x.ts", 'import type { KubeObject } from "../client/types.ts";'],
+    ["the SDK importing LocalCluster", "src/cache/x.ts", 'import { LocalCluster } from "../testing/local-cluster.ts";'],
+  ] as const) {
+    it(`catches ${bad}`, () => {
+      assert.equal(violations([{ path: file, source }]).length, 1);
+    });
+  }
+
+  it("allows what the arrows allow", () => {
+    const fine = [
+      { path: "builders/x.ts", source: 'import type { KubeObject } from "../src/client/types.ts";\nimport { BuilderValidationError } from "../src/errors.ts";\nimport { parseLabelSelector } from "../src/util/label-selector.ts";\nimport { at } from "./json.ts";' },
+      { path: "src/builder/x.ts", source: 'import { configMapBuilder } from "../../builders/index.ts";' },
+      { path: "src/testing/x.ts", source: 'import type { OwnerReference } from "../client/types.ts";\nimport { RequestLog } from "../util/request-log.ts";' },
+      { path: "src/util/x.ts", source: 'import { LRUCache } from "lru-cache";\nimport { OperatorRuntimeError } from "../errors.ts";' },
+    ];
+    assert.deepEqual(violations(fine), []);
+  });
+});
+
+describe("importsOf", () => {
+  it("reads static, type-only, re-export, side-effect and dynamic imports with their lines", () => {
+    const source = [
+      'import { a } from "./a.ts";',
+      'import type { B } from "./b.ts";',
+      'export * from "./c.ts";',
+      'export type { D } from "./d.ts";',
+      'import "./e.ts";',
+      'const f = await import("./f.ts");',
+      'export const g = "./not-an-import.ts";',
+    ].join("\n");
+    assert.deepEqual(importsOf(source), [
+      { specifier: "./a.ts", typeOnly: false, line: 1 },
+      { specifier: "./b.ts", typeOnly: true, line: 2 },
+      { specifier: "./c.ts", typeOnly: false, line: 3 },
+      { specifier: "./d.ts", typeOnly: true, line: 4 },
+      { specifier: "./e.ts", typeOnly: false, line: 5 },
+      { specifier: "./f.ts", typeOnly: false, line: 6 },
+    ]);
+  });
+
+  it("ignores imports in comments, TSDoc examples and template literals", () => {
+    const source = [
+      "/**",
+      " * @example",
+      " * ```ts",
+      ' * import { kindBuilderFor } from "./builders/index.ts";',
+      " * ```",
+      " */",
+      '// import { x } from "./x.ts";',
+      'const generated = `',
+      'import { y } from "./y.ts";',
+      '${"nested"}',
+      'import { z } from "./z.ts";',
+      '`;',
+      'const url = "https://example.com"; import { real } from "./real.ts";',
+      'const re = /["\'`]\\/\\//g; import { after } from "./after-regex.ts";',
+    ].join("\n");
+    assert.deepEqual(importsOf(source).map((i) => i.specifier), ["./real.ts", "./after-regex.ts"]);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import { RequestLog, matchesRequest } from "../../src/util/request-log.ts";
+import type { RequestRecord } from "../../src/util/request-log.ts";
+
+const req = (verb: string, resource: string, code = 200, extra: Partial<RequestRecord> = {}): RequestRecord => ({ verb, resource, code, ...extra });
+
+describe("matchesRequest", () => {
+  it("matches every given field, arrays as any of their values, and ignores omitted ones", () => {
+    const r = req("patch", "widgets/status", 200, { namespace: "ns", name: "w" });
+    assert.equal(matchesRequest({}, r), true);
+    assert.equal(matchesRequest({ verb: ["apply", "patch"], resource: "widgets/status", namespace: "ns", name: "w" }, r), true);
+    assert.equal(matchesRequest({ verb: "apply" }, r), false);
+    assert.equal(matchesRequest({ resource: ["widgets"] }, r), false);
+    assert.equal(matchesRequest({ namespace: "other" }, r), false);
+    assert.equal(matchesRequest({ name: "x" }, r), false);
+  });
+
+  it("leaves the code out, so a fault (whose code is its answer) matches a request not yet answered", () => {
+    const fault = { verb: "list", resource: "pods", code: 500 };
+    assert.equal(matchesRequest(fault, { verb: "list", resource: "pods" }), true);
+  });
+});
+
+describe("RequestLog", () => {
+  it("counts, filters and summarizes by verb, resource and code", () => {
+    const log = new RequestLog();
+    for (const r of [req("get", "pods"), req("get", "pods", 404), req("list", "configmaps"), req("create", "configmaps", 201)]) log.record(r);
+    assert.equal(log.count(), 4);
+    assert.equal(log.count({ verb: "get" }), 2);
+    assert.deepEqual(log.filter({ code: 404 }).map((r) => r.resource), ["pods"]);
+    assert.equal(log.count({ verb: "get", code: 200 }), 1);
+    assert.deepEqual(log.summary(), { "get pods 200": 1, "get pods 404": 1, "list configmaps 200": 1, "create configmaps 201": 1 });
+    log.clear();
+    assert.equal(log.count(), 0);
+  });
+
+  it("counts the writes of both sides: the client's apply and the server's deletecollection", () => {
+    const log = new RequestLog();
+    for (const verb of ["get", "list", "watch", "discovery", "create", "update", "patch", "apply", "delete", "deletecollection"]) log.record(req(verb, "pods"));
+    assert.equal(log.writes(), 6);
+    assert.equal(log.writes({ resource: "configmaps" }), 0);
+  });
+
+  it("keeps every record by default and only the newest maxRecords when bounded", () => {
+    const unbounded = new RequestLog();
+    const bounded = new RequestLog({ maxRecords: 3 });
+    for (let i = 0; i < 10; i++) {
+      unbounded.record(req("get", "pods", 200, { name: `p${i}` }));
+      bounded.record(req("get", "pods", 200, { name: `p${i}` }));
+    }
+    assert.equal(unbounded.count(), 10);
+    assert.deepEqual(bounded.all().map((r) => r.name), ["p7", "p8", "p9"]);
+  });
+
+  it("hands out copies, so a caller cannot change the log", () => {
+    const log = new RequestLog();
+    log.record(req("get", "pods"));
+    log.all().pop();
+    assert.equal(log.count(), 1);
+  });
+
+  it("tells listeners every record until they unsubscribe, and reports a listener that throws as a warning", async () => {
+    const log = new RequestLog();
+    const seen: string[] = [];
+    log.onRequest(() => {
+      throw new Error("listener bug");
+    });
+    const stop = log.onRequest((r) => seen.push(r.verb));
+    const warned = once(process, "warning");
+    log.record(req("get", "pods"));
+    const [warning] = (await warned) as [Error];
+    assert.match(warning.message, /listener bug/);
+    stop();
+    log.record(req("list", "pods"));
+    assert.deepEqual(seen, ["get"]);
+    assert.equal(log.count(), 2);
+  });
+});
