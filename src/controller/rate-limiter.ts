@@ -175,16 +175,17 @@ export function maxOfRateLimiters(...limiters: RateLimiter[]): RateLimiter {
  *
  * Guarantees: a key's n-th consecutive failure waits at least `min(5 ms · 2^n, 1000 s)`; all
  * keys together are retried at no more than 10/s after a burst of 100; `forget` after a success
- * resets the key's backoff.
+ * resets the key's backoff. `now` is the bucket's millisecond clock (default
+ * `performance.now()`); tests pass a fixed or manual one.
  *
  * @example
  * ```ts
  * const queue = new WorkQueue({ name: "dataapp", rateLimiter: defaultControllerRateLimiter() });
  * ```
  */
-export function defaultControllerRateLimiter(): RateLimiter {
+export function defaultControllerRateLimiter(options: Pick<BucketOptions, "now"> = {}): RateLimiter {
   return maxOfRateLimiters(
     exponentialFailureRateLimiter({ baseMs: 5, maxMs: 1_000_000 }),
-    bucketRateLimiter({ qps: 10, burst: 100 }),
+    bucketRateLimiter({ qps: 10, burst: 100, ...options }),
   );
 }
