@@ -65,7 +65,11 @@ export class Discovery {
   /** The resource of a kind; throws OperatorRuntimeError when the server does not serve it. */
   async resourceFor(ref: KindRef): Promise<ResourceInfo> {
     if (!ref.apiVersion || !ref.kind) {
-      throw new OperatorRuntimeError(`ResourceClient: an object needs apiVersion and kind (got apiVersion "${ref.apiVersion ?? ""}", kind "${ref.kind ?? ""}")`);
+      throw new OperatorRuntimeError(
+        `ResourceClient: an object needs apiVersion and kind (got apiVersion "${ref.apiVersion ?? ""}", kind "${ref.kind ?? ""}"): ` +
+        `set both, e.g. { apiVersion: "v1", kind: "ConfigMap", … } or spread a kind handle ({ ...ConfigMap, … }); ` +
+        `client-node's model constructors (new V1ConfigMap()) leave them unset`,
+      );
     }
     const cached = this.#cache.get(ref.apiVersion);
     if (cached) {

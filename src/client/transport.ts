@@ -79,7 +79,7 @@ export function describeRequest(r: { verb: string; resource: string; namespace?:
  * ```ts
  * import { KubeConfig } from "@kubernetes/client-node";
  * import { RequestCounter } from "operator-runtime";
- * import { Transport } from "./transport.ts";
+ * import { Transport } from "operator-runtime";
  * const kc = new KubeConfig(); kc.loadFromDefault();
  * const t = new Transport(kc, "operator-runtime", new RequestCounter());
  * const { body } = await t.send({ method: "GET", path: "/api/v1", verb: "discovery", resource: "v1" });

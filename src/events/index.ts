@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { EventRecorder, httpEventSink } from "./events/index.ts";
+ * import { EventRecorder, httpEventSink } from "operator-runtime";
  *
  * const recorder = new EventRecorder({ sink: httpEventSink(kubeConfig), controller: "example.com/pinot-operator" });
  * await recorder.record(owner, { type: "Normal", reason: "Reconciled", action: "Reconcile", note: "all children up to date" });

@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { configDataHash, hashObject, withConfigHashes } from "./hash/index.ts";
+ * import { configDataHash, hashObject, withConfigHashes } from "operator-runtime";
  * const config = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "app-config" }, data: { level: "info" } };
  * const desiredHash = hashObject(config); // e.g. for a "skip unchanged writes" annotation
  * // deployment: a Deployment whose pods read "app-config" (volume, envFrom or env valueFrom)

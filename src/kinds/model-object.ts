@@ -9,12 +9,15 @@ import type { Input } from "./plain.ts";
 
 /**
  * What every client-node model of an object has: a value of `V1Deployment`, `V1ConfigMap`, …
- * (an instance or a literal typed with the class) fits.
+ * (an instance or a literal typed with the class) fits. client-node's model constructors leave
+ * `apiVersion` and `kind` unset: set them, as the API server needs them.
  *
  * @example
  * ```ts
  * import { V1ConfigMap } from "@kubernetes/client-node";
- * const cm: ModelObject = Object.assign(new V1ConfigMap(), { metadata: { name: "app", namespace: "default" } });
+ * const cm = Object.assign(new V1ConfigMap(), {
+ *   apiVersion: "v1", kind: "ConfigMap", metadata: { name: "app", namespace: "default" }, data: { a: "1" },
+ * });
  * const written = await client.apply(cm);   // Plain<V1ConfigMap>
  * ```
  */

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { KubeConfig } from "@kubernetes/client-node";
+import { KubeConfig, V1ConfigMap } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import {
@@ -34,6 +34,17 @@ describe("ResourceClient typed errors", () => {
     await client.create(widgetCrd());
   });
   after(() => within(cluster.stop(), "cluster.stop()"));
+
+  it("refuses a client-node model without apiVersion and kind, saying how to fix it, before any request", async () => {
+    const before = client.requests.count();
+    const bare = Object.assign(new V1ConfigMap(), { metadata: { name: "model", namespace: "default" } });
+    const err = await rejection(client.apply(bare), OperatorRuntimeError);
+    assert.match(err.message, /needs apiVersion and kind/);
+    assert.match(err.message, /model constructors .* leave them unset/);
+    assert.equal(client.requests.count(), before, "nothing was sent");
+    const written = await client.apply(Object.assign(new V1ConfigMap(), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "model", namespace: "default" }, data: { a: "1" } }));
+    assert.deepEqual(written.data, { a: "1" });
+  });
 
   it("throws NotFoundError carrying the server's Status for a missing object", async () => {
     const err = await rejection(client.get(cmRef("nope")), NotFoundError);
