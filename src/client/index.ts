@@ -22,5 +22,6 @@ export { ApiReader } from "./api-reader.ts";
 export { findCondition, isConditionTrue, setCondition } from "./conditions.ts";
 export type { Condition } from "./conditions.ts";
 export { writeStatus } from "./status-writer.ts";
+export type { StatusOf, StatusPatch } from "./status-writer.ts";
 export type { StatusWriteResult, WriteStatusOptions } from "./status-writer.ts";
 export type { KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef, OwnerReference } from "./types.ts";

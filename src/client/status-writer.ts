@@ -4,6 +4,33 @@ import { setCondition } from "./conditions.ts";
 import type { Condition } from "./conditions.ts";
 import type { ResourceClient } from "./resource-client.ts";
 import type { KubeObject } from "./types.ts";
+import { canonicalJson } from "../hash/canonical.ts";
+import { mergePatch } from "../util/merge-patch.ts";
+
+/**
+ * The status type of an object type: a custom resource's declared `Status`
+ * (`defineKind<Spec, Status>`), a built-in kind's model status, else any JSON object.
+ *
+ * @example
+ * ```ts
+ * const Greeting = defineKind<{ name: string }, { message?: string }>({ apiVersion: "example.com/v1", kind: "Greeting" });
+ * type S = StatusOf<ObjectOf<typeof Greeting>>; // { message?: string }
+ * ```
+ */
+export type StatusOf<T> = T extends { status?: infer S }
+  ? unknown extends S ? Record<string, unknown> : S extends object ? S : Record<string, unknown>
+  : Record<string, unknown>;
+
+/**
+ * What {@link writeStatus} takes: some of the status fields, each a value or `null` to remove
+ * it (merge-patch semantics). A misspelt field of a typed status is a compile error.
+ *
+ * @example
+ * ```ts
+ * const patch: StatusPatch<ObjectOf<typeof Greeting>> = { message: null }; // clears status.message
+ * ```
+ */
+export type StatusPatch<T> = { [K in keyof StatusOf<T>]?: StatusOf<T>[K] | null };
 
 /**
  * Options of {@link writeStatus}.
@@ -64,7 +91,7 @@ export interface StatusWriteResult<T extends KubeObject = KubeObject> {
 export async function writeStatus<T extends KubeObject = KubeObject>(
   client: Pick<ResourceClient, "patchStatus">,
   owner: T,
-  status: Record<string, unknown>,
+  status: StatusPatch<T>,
   opts: WriteStatusOptions = {},
 ): Promise<StatusWriteResult<T>> {
   const { apiVersion, kind } = owner;
@@ -74,10 +101,10 @@ export async function writeStatus<T extends KubeObject = KubeObject>(
   }
   const live = isObject(owner.status) ? owner.status : {};
   const generation = owner.metadata?.generation;
-  const desired: Record<string, unknown> = { ...status };
+  const desired: Record<string, unknown> = { ...(status as Record<string, unknown>) };
   if (generation !== undefined) desired.observedGeneration = generation;
   if (opts.conditions && opts.conditions.length > 0) {
-    let conditions = (Array.isArray(status.conditions) ? status.conditions : Array.isArray(live.conditions) ? live.conditions : []) as Condition[];
+    let conditions = (Array.isArray(desired.conditions) ? desired.conditions : Array.isArray(live.conditions) ? live.conditions : []) as Condition[];
     for (const c of opts.conditions) {
       conditions = setCondition(conditions, generation !== undefined ? { observedGeneration: generation, ...c } : c, opts.now);
     }
@@ -93,26 +120,4 @@ export async function writeStatus<T extends KubeObject = KubeObject>(
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** RFC 7386: what the server computes from a merge patch. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return patch;
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue;
-    if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
-  }
-  return out;
-}
-
-/** JSON with object keys sorted, so equal values compare equal whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }

@@ -4,7 +4,7 @@
  * `Expect<Equal<…>>` pins an exact type, so a typing regression fails the build.
  */
 import type { V1Deployment, V1Job } from "@kubernetes/client-node";
-import { Builder, Deployment, Pod, Result, kindFromModel } from "../../src/index.ts";
+import { Builder, Deployment, Pod, Result, kindFromModel, writeStatus } from "../../src/index.ts";
 import type { Cache, KubeObject, Manager, ObjectOf, Plain, ResourceClient } from "../../src/index.ts";
 import { Card, Greeting } from "./fixtures.ts";
 
@@ -79,4 +79,15 @@ export function controller(): void {
     });
   // @ts-expect-error a predicate reading a field Greetings do not have
   mgr.controller("bad").for(Greeting, { predicates: [(e) => e.obj.spec.surname === ""] });
+}
+
+export async function status(): Promise<void> {
+  await writeStatus(client, owner, { message: "Hello, Ada" });
+  await writeStatus(client, owner, { message: null }, { conditions: [{ type: "Ready", status: "True", reason: "Greeted" }] });
+  // @ts-expect-error a misspelt field of a Greeting's status
+  await writeStatus(client, owner, { mesage: "Hello" });
+  // @ts-expect-error a wrong type in a Greeting's status
+  await writeStatus(client, owner, { message: 42 });
+  const untyped: KubeObject = { apiVersion: "v1", kind: "Thing", metadata: { name: "t" } };
+  await writeStatus(client, untyped, { anything: { goes: true } });
 }
