@@ -35,8 +35,13 @@ const require = createRequire(import.meta.url);
 /** The oldest Node the package supports (`engines.node`), and the repo's own Node 24. */
 const NODE_22 = "22.19.0";
 const NODE_24 = (require("node/package.json") as { version: string }).version;
-/** The TypeScript most users have today. */
-const TYPESCRIPT_5 = "5";
+/**
+ * The TypeScripts a consumer may check with, by the alias they install under: the oldest the
+ * README promises (5.7, the first that checks client-node's and its dependencies' declarations
+ * with `skipLibCheck: false`) and the newest 5.x, the one most users have. The repo's own
+ * TypeScript 7 is checked too.
+ */
+const TYPESCRIPTS = { typescript57: "~5.7.0", typescript5: "5" } as const;
 /** Each step's bound: npm installs download Node binaries on a cold cache. */
 const STEP_MS = 300_000;
 
@@ -83,7 +88,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
         "operator-runtime": `file:${tarball}`,
         node22: `npm:node@${NODE_22}`,
         node24: `npm:node@${NODE_24}`,
-        typescript5: `npm:typescript@${TYPESCRIPT_5}`,
+        ...Object.fromEntries(Object.entries(TYPESCRIPTS).map(([alias, range]) => [alias, `npm:typescript@${range}`])),
       },
       allowScripts: { node: true },
     };
@@ -123,12 +128,14 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     });
   }
 
-  it("type-checks a TypeScript operator with TypeScript 5 (nodenext, strict, skipLibCheck false)", { timeout: STEP_MS }, async () => {
-    const tsc = path.join(consumer, "node_modules", "typescript5", "bin", "tsc");
-    const version = await run(nodeBinary("node24"), [tsc, "--version"], consumer);
-    assert.match(version, /^Version 5\./);
-    await run(nodeBinary("node24"), [tsc, "-p", "tsconfig.json"], consumer);
-  });
+  for (const [alias, range] of Object.entries(TYPESCRIPTS)) {
+    it(`type-checks a TypeScript operator with TypeScript ${range} (nodenext, strict, skipLibCheck false)`, { timeout: STEP_MS }, async () => {
+      const tsc = path.join(consumer, "node_modules", alias, "bin", "tsc");
+      const version = await run(nodeBinary("node24"), [tsc, "--version"], consumer);
+      assert.match(version, alias === "typescript57" ? /^Version 5\.7\./ : /^Version 5\./);
+      await run(nodeBinary("node24"), [tsc, "-p", "tsconfig.json"], consumer);
+    });
+  }
 
   it("type-checks the same operator with the repo's own TypeScript", { timeout: STEP_MS }, async () => {
     const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
@@ -149,13 +156,15 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     const result = lastJsonLine(await run(nodeBinary("node24"), ["operator.ts"], consumer));
     assert.deepEqual(result, { message: "Hello, World", objects: ["ConfigMap/world-message", "Deployment/world"], owned: true });
   });
+
   it("has README programs to check", () => {
     assert.ok(PROGRAMS.length >= 4, `README.md has ${PROGRAMS.length} ts blocks`);
   });
 
-  it("type-checks every README program with TypeScript 5 and the repo's TypeScript", { timeout: STEP_MS }, async () => {
-    const ts5 = path.join(consumer, "node_modules", "typescript5", "bin", "tsc");
-    await run(nodeBinary("node24"), [ts5, "-p", "tsconfig.readme.json"], consumer);
+  it("type-checks every README program with TypeScript 5.7, 5.x and the repo's TypeScript", { timeout: STEP_MS }, async () => {
+    for (const alias of Object.keys(TYPESCRIPTS)) {
+      await run(nodeBinary("node24"), [path.join(consumer, "node_modules", alias, "bin", "tsc"), "-p", "tsconfig.readme.json"], consumer);
+    }
     const ts = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
     await run(process.execPath, [ts, "-p", "tsconfig.readme.json"], consumer);
   });
