@@ -7,6 +7,7 @@ import type {
 } from "@kubernetes/client-node";
 import type { Kind, KubeObject, ObjectReader } from "../client/types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
+import type { ObjectInput } from "../kinds/kind.ts";
 import type { Input } from "../kinds/plain.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { KindBuilder } from "../../builders/kind-builder.ts";
@@ -157,7 +158,7 @@ export class Builder {
    * A type argument checks a literal: `.object<Greeting>({ … })`; typed objects (a `Greeting`,
    * a client-node `V1Job`) need none.
    */
-  object<T extends KubeObject = KubeObject>(obj: NoInfer<T>, options?: ObjectOptions): this;
+  object<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, options?: ObjectOptions): this;
   /** Adds a client-node model object (`V1Job`, …), reconciled after the rest. */
   object<M extends ModelObject>(obj: OnlyModel<M>, options?: ObjectOptions): this;
   object(obj: ModelObject, options: ObjectOptions = {}): this {

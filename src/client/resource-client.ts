@@ -10,6 +10,7 @@ import type { TransportRequest } from "./transport.ts";
 import type { DeleteOptions, ListPage, PatchType, ResourceClientOptions, WriteOptions } from "./client-options.ts";
 import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
+import type { ObjectInput } from "../kinds/kind.ts";
 import type { Plain } from "../kinds/plain.ts";
 
 const PATCH_TYPES: Record<PatchType, string> = {
@@ -119,7 +120,7 @@ export class ResourceClient {
   }
 
   /** Creates an object in `obj.metadata.namespace` (POST). */
-  create<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions): Promise<T>;
+  create<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, opts?: WriteOptions): Promise<T>;
   /** Creates a client-node model object; answers it as plain JSON. */
   create<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async create(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
@@ -131,7 +132,7 @@ export class ResourceClient {
   }
 
   /** Replaces an object (PUT); the `metadata.resourceVersion` it carries makes it conditional. */
-  replace<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions): Promise<T>;
+  replace<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, opts?: WriteOptions): Promise<T>;
   /** Replaces a client-node model object; answers it as plain JSON. */
   replace<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async replace(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
@@ -141,7 +142,7 @@ export class ResourceClient {
   }
 
   /** Replaces an object's status through `/status` (PUT). */
-  replaceStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions): Promise<T>;
+  replaceStatus<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, opts?: WriteOptions): Promise<T>;
   /** Replaces the status of a client-node model object; answers it as plain JSON. */
   replaceStatus<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async replaceStatus(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
@@ -170,7 +171,7 @@ export class ResourceClient {
    * `force`. Server-owned metadata (managedFields, resourceVersion, uid, creationTimestamp,
    * generation) is stripped from the body; the caller's object is not modified.
    */
-  apply<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions & { force?: boolean; subresource?: "status" }): Promise<T>;
+  apply<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, opts?: WriteOptions & { force?: boolean; subresource?: "status" }): Promise<T>;
   /** Server-side apply of a client-node model object; answers it as plain JSON. */
   apply<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions & { force?: boolean; subresource?: "status" }): Promise<Plain<M>>;
   async apply(obj: ModelObject, opts: WriteOptions & { force?: boolean; subresource?: "status" } = {}): Promise<KubeObject> {
@@ -182,7 +183,7 @@ export class ResourceClient {
   }
 
   /** Server-side apply of the status through `/status`. */
-  applyStatus<T extends KubeObject = KubeObject>(obj: NoInfer<T>, opts?: WriteOptions & { force?: boolean }): Promise<T>;
+  applyStatus<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, opts?: WriteOptions & { force?: boolean }): Promise<T>;
   /** Server-side apply of a client-node model object's status; answers it as plain JSON. */
   applyStatus<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions & { force?: boolean }): Promise<Plain<M>>;
   applyStatus(obj: ModelObject, opts: WriteOptions & { force?: boolean } = {}): Promise<KubeObject> {

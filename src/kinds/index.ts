@@ -22,7 +22,7 @@
 export type { Plain, Input } from "./plain.ts";
 export type { KubeObject, ObjectMeta, OwnerReference } from "./kube-object.ts";
 export { kindFromModel } from "./kind.ts";
-export type { Kind, KindRef, ObjectOf, ObjectRef } from "./kind.ts";
+export type { Kind, KindRef, ObjectInput, ObjectOf, ObjectRef } from "./kind.ts";
 export { defineKind } from "./custom-resource.ts";
 export type { CustomResource } from "./custom-resource.ts";
 export type { ModelObject } from "./model-object.ts";

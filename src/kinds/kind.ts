@@ -58,6 +58,19 @@ export interface Kind<T = KubeObject> extends KindRef {
 export type ObjectOf<K> = K extends Kind<infer T> ? T : never;
 
 /**
+ * The object a write takes (`client.create`, `apply`, `replace`, the Builder's `.object()`):
+ * checked against `T`, given as a type argument or taken from a kind handle spread into the
+ * literal, so `{ ...Greeting, spec: { nmae: "Ada" } }` is a compile error as much as
+ * `create<Greeting>({ … })` is. Without either, `T` is `KubeObject`.
+ *
+ * @example
+ * ```ts
+ * await client.create({ ...Greeting, metadata: { name: "hello", namespace: "default" }, spec: { name: "Ada" } }); // a Greeting
+ * ```
+ */
+export type ObjectInput<T> = NoInfer<T> & { readonly [K in keyof Kind<T>]?: Kind<T>[K] };
+
+/**
  * Identifies one object; `namespace` is omitted for cluster-scoped kinds. Spread a handle into
  * it (`{ ...Deployment, name, namespace }`) and methods taking a ref return that kind's type.
  *

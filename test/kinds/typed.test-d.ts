@@ -4,7 +4,7 @@
  * `Expect<Equal<…>>` pins an exact type, so a typing regression fails the build.
  */
 import type { V1Deployment, V1Job } from "@kubernetes/client-node";
-import { Builder, Deployment, Pod, Result, kindFromModel, writeStatus } from "../../src/index.ts";
+import { Builder, ConfigMap, Deployment, Pod, Result, kindFromModel, writeStatus } from "../../src/index.ts";
 import type { Cache, KubeObject, Manager, ObjectOf, Plain, ResourceClient } from "../../src/index.ts";
 import { Card, Greeting } from "./fixtures.ts";
 
@@ -47,6 +47,12 @@ export async function writes(): Promise<void> {
   await client.create<Greeting>({ apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "a" }, spec: { name: 42 } });
   // @ts-expect-error a Greeting without its required spec field
   await client.create<Greeting>({ apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "a" }, spec: {} });
+  const spread = await client.create({ ...Greeting, metadata: { name: "b", namespace: "default" }, spec: { name: "Bo" } });
+  type _spread = Expect<Equal<typeof spread, Greeting>>;
+  // @ts-expect-error a misspelt spec field through a spread kind handle
+  await client.create({ ...Greeting, metadata: { name: "b" }, spec: { nam: "Bo" } });
+  // @ts-expect-error a misspelt top-level field through a spread built-in handle
+  await client.apply({ ...ConfigMap, metadata: { name: "c" }, daata: {} });
   // @ts-expect-error a misspelt metadata field, even untyped
   await client.apply({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", lables: {} } });
 }
@@ -63,6 +69,9 @@ export function builder(): void {
   b.deployment({ metadata: { name: "web" }, spec: { replicas: "2", selector: {}, template: {} } });
   // @ts-expect-error a misspelt field in a container of a StatefulSet
   b.statefulSet({ metadata: { name: "db" }, spec: { selector: {}, serviceName: "db", template: { spec: { containers: [{ name: "db", imag: "db:1" }] } } } });
+  b.object({ ...Card, metadata: { name: "c2" }, spec: { text: "spread" } });
+  // @ts-expect-error a misspelt spec field on a Card given through its spread handle
+  b.object({ ...Card, metadata: { name: "c3" }, spec: { txt: "spread" } });
   // @ts-expect-error a wrong spec field type on a Card
   b.object<Card>({ apiVersion: "example.com/v1", kind: "Card", metadata: { name: "c" }, spec: { text: 1 } });
 }
