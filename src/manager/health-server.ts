@@ -78,6 +78,15 @@ export class HealthServer implements Runnable {
     this.#checks = options.checks;
   }
 
+  /** The address listened on, e.g. `127.0.0.1`. Throws before start. */
+  get host(): string {
+    const address = this.#server?.address();
+    if (!address || typeof address === "string") {
+      throw new OperatorRuntimeError("HealthServer.host: the server is not listening. Fix: await start() first.");
+    }
+    return (address as AddressInfo).address;
+  }
+
   /** The port listened on (the chosen one when started with 0). Throws before start. */
   get port(): number {
     const address = this.#server?.address();

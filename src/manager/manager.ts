@@ -43,8 +43,26 @@ export interface ManagerOptions {
   leaderElection?: false | LeaderElectionOptions;
   /** Port of /metrics, /healthz and /readyz (0 = ephemeral; false = no server). Default 8080. */
   healthPort?: number | false;
-  /** Host the health server binds (default 0.0.0.0 in a pod; tests use 127.0.0.1). */
+  /**
+   * Address the health server binds. Default: `0.0.0.0` in a pod (`KUBERNETES_SERVICE_HOST` is
+   * set), so kubelet probes and Prometheus reach it; `127.0.0.1` anywhere else, so running an
+   * operator on a laptop does not expose `/metrics` to the network. Set `0.0.0.0` to opt in.
+   */
   healthHost?: string;
+}
+
+/**
+ * Where the Manager's health server listens unless told: all interfaces in a pod (Kubernetes
+ * sets `KUBERNETES_SERVICE_HOST` in every container), loopback elsewhere.
+ *
+ * @example
+ * ```ts
+ * defaultHealthHost({ KUBERNETES_SERVICE_HOST: "10.96.0.1" }); // "0.0.0.0"
+ * defaultHealthHost({});                                        // "127.0.0.1"
+ * ```
+ */
+export function defaultHealthHost(env: Readonly<Record<string, string | undefined>>): string {
+  return env.KUBERNETES_SERVICE_HOST ? "0.0.0.0" : "127.0.0.1";
 }
 
 /**
@@ -114,7 +132,7 @@ export class Manager {
     if (options.healthPort !== false) {
       this.health = new HealthServer({
         port: options.healthPort ?? 8080,
-        host: options.healthHost ?? "0.0.0.0",
+        host: options.healthHost ?? defaultHealthHost(process.env),
         metrics: this.metrics,
         checks: { healthz: () => true, readyz: () => this.ready() },
       });

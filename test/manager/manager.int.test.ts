@@ -1,7 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Manager, Result, createLogger } from "../../src/index.ts";
+import { Manager, Result, createLogger, silentLogger } from "../../src/index.ts";
+import { defaultHealthHost } from "../../src/manager/manager.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
 describe("Manager leadership", () => {
@@ -10,6 +11,19 @@ describe("Manager leadership", () => {
     cluster = await LocalCluster.start();
   });
   after(() => within(cluster.stop(), "cluster.stop()"));
+
+  it("serves /healthz on loopback unless it runs in a pod or is told otherwise", async () => {
+    assert.equal(defaultHealthHost({ KUBERNETES_SERVICE_HOST: "10.96.0.1" }), "0.0.0.0");
+    assert.equal(defaultHealthHost({}), "127.0.0.1");
+    const mgr = new Manager({ kubeConfig: cluster.kubeConfig, healthPort: 0, logger: silentLogger });
+    await within(mgr.start(), "mgr.start()", 15_000);
+    try {
+      assert.equal(mgr.health!.host, defaultHealthHost(process.env));
+      assert.equal((await fetch(`http://127.0.0.1:${mgr.health!.port}/healthz`)).status, 200);
+    } finally {
+      await within(mgr.stop(), "mgr.stop()", 15_000);
+    }
+  });
 
   it("stops reconciling at once when leadership is lost and reports it", async () => {
     const mgr = new Manager({
