@@ -120,7 +120,8 @@ export class Builder {
 
   /**
    * Adds a ConfigMap (`v1`). Its data hash is injected into workloads that reference it.
-   * Takes a literal checked against `V1ConfigMap` (apiVersion and kind may be left out) or a
+   * Takes a literal checked against `V1ConfigMap` (apiVersion and kind may be left out, as in
+   * every per-kind method; set to other values, they are a validation error) or a
    * client-node `V1ConfigMap`.
    */
   configMap(obj: Input<V1ConfigMap>, options: ObjectOptions = {}): this {
@@ -154,14 +155,16 @@ export class Builder {
 
   /**
    * Adds any object (a custom resource or another built-in kind), reconciled after the rest.
-   * A type argument checks a literal: `.object<Greeting>({ … })`; typed objects (a `Greeting`,
-   * a client-node `V1Job`) need none.
+   * It must set `apiVersion` and `kind` (a missing one is a validation error). A type
+   * argument checks a literal: `.object<Greeting>({ … })`; typed objects (a `Greeting`, a
+   * client-node `V1Job`) need none.
    */
   object<T extends KubeObject = KubeObject>(obj: NoInfer<T>, options?: ObjectOptions): this;
   /** Adds a client-node model object (`V1Job`, …), reconciled after the rest. */
   object<M extends ModelObject>(obj: OnlyModel<M>, options?: ObjectOptions): this;
   object(obj: ModelObject, options: ObjectOptions = {}): this {
-    return this.#add(customObject(obj.apiVersion ?? "", obj.kind ?? ""), obj, options, "object");
+    // `?.`: an untyped caller may pass null; the pass reports it with the other problems.
+    return this.#add(customObject(obj?.apiVersion ?? "", obj?.kind ?? ""), obj, options, "object");
   }
 
   /** Makes the cluster match; see the class doc for the flow and guarantees. */

@@ -15,6 +15,7 @@ import { describeObject, summarize } from "./reconcile-result.ts";
 import { sameQuantityOrValue } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
 import { driftPatch } from "./drift.ts";
+import { validateEntries } from "./validate-entries.ts";
 
 const PHASES = ["config", "storage", "workload", "service", "custom"] as const;
 const NAMESPACED_BUILTINS = new Set(["v1/ConfigMap", "v1/Secret", "v1/Service", "v1/PersistentVolumeClaim", "apps/v1/Deployment", "apps/v1/StatefulSet"]);
@@ -42,25 +43,14 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   const namespace = options.namespace ?? options.owner.metadata?.namespace;
 
   // 1. Validate everything before any request.
-  const problems: BuilderValidationError[] = [];
-  if (ownerRef instanceof BuilderValidationError) problems.push(ownerRef);
-  const store = new InternalStore();
-  const filled = entries.map((e) => ({ ...e, object: withKind(e, problems) }));
-  for (const e of filled) {
-    problems.push(...e.rules.validate(e.object));
-    const probe = { ...e.object, metadata: { ...e.object.metadata, namespace: e.object.metadata?.namespace ?? namespace } };
-    if (e.object.metadata?.name && !store.add(probe)) {
-      problems.push(new BuilderValidationError(describeObject({ kind: e.object.kind, name: e.object.metadata.name }), "metadata.name",
-        "the same object was added twice", "add each object once (names must be unique per kind and namespace)"));
-    }
-  }
-  if (problems.length) throw new BuilderValidationErrors(problems);
+  const validated = validateEntries(options, entries);
+  if (validated.problems.length) throw new BuilderValidationErrors(validated.problems);
   if (ownerRef instanceof BuilderValidationError) throw ownerRef;
 
   // 2. Desired objects.
   const results: ObjectResult[] = [];
   const prepared: Prepared[] = [];
-  for (const e of filled) {
+  for (const e of validated.entries) {
     const key = `${e.object.apiVersion}/${e.object.kind}`;
     let namespaced = NAMESPACED_BUILTINS.has(key);
     if (!namespaced && e.rules.phase === "custom") {
@@ -121,6 +111,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   if (options.prune === false) pruneSkipped = "pruning is turned off";
   else if (notDone.length) pruneSkipped = `${notDone.length} object(s) did not reconcile: ${notDone.map(describeObject).join(", ")}`;
   else {
+    const store = new InternalStore();
     for (const p of prepared) store.add(p.desired);
     const kinds = uniqueKinds([...DEFAULT_MANAGED, ...prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind })), ...(options.manages ?? [])]);
     results.push(...(await prune({
@@ -208,18 +199,6 @@ function gateAfter(p: Prepared, result: ObjectResult, live: KubeObject | undefin
   const status = live ? p.entry.rules.rolloutStatus?.(live) : undefined;
   if (status && !status.done) return `${name}: ${status.waitingOn ?? "not rolled out"}`;
   return undefined;
-}
-
-function withKind(e: BuilderEntry, problems: BuilderValidationError[]): KubeObject {
-  const obj = e.object;
-  if (e.rules.phase === "custom") return obj;
-  const want = { apiVersion: e.rules.apiVersion, kind: e.rules.kind };
-  if ((obj.apiVersion && obj.apiVersion !== want.apiVersion) || (obj.kind && obj.kind !== want.kind)) {
-    problems.push(new BuilderValidationError(describeObject({ kind: obj.kind, name: obj.metadata?.name }), "kind",
-      `.${e.method}() takes a ${want.apiVersion} ${want.kind}, got ${obj.apiVersion} ${obj.kind}`, `use the Builder method for ${obj.kind}, or .object() for other kinds`));
-    return obj;
-  }
-  return { ...obj, ...want };
 }
 
 function refOf(obj: KubeObject, namespace: string | undefined): ObjectRef {
