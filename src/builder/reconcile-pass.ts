@@ -15,10 +15,10 @@ import { describeObject, summarize } from "./reconcile-result.ts";
 import { sameQuantityOrValue } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
 import { driftPatch } from "./drift.ts";
+import { knownScope, placementProblems } from "./ownership.ts";
 import { validateEntries } from "./validate-entries.ts";
 
 const PHASES = ["config", "storage", "workload", "service", "custom"] as const;
-const NAMESPACED_BUILTINS = new Set(["v1/ConfigMap", "v1/Secret", "v1/Service", "v1/PersistentVolumeClaim", "apps/v1/Deployment", "apps/v1/StatefulSet"]);
 const DEFAULT_MANAGED: KindRef[] = [
   { apiVersion: "v1", kind: "ConfigMap" },
   { apiVersion: "v1", kind: "Secret" },
@@ -47,28 +47,30 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   if (validated.problems.length) throw new BuilderValidationErrors(validated.problems);
   if (ownerRef instanceof BuilderValidationError) throw ownerRef;
 
-  // 2. Desired objects.
+  // 2. The scope of kinds the Builder does not know (discovery reads); children placed where
+  // their owner reference would not hold are misuse too, refused before any write.
   const results: ObjectResult[] = [];
-  const prepared: Prepared[] = [];
+  const scoped: { entry: BuilderEntry; namespaced: boolean }[] = [];
+  const placement: BuilderValidationError[] = [];
   for (const e of validated.entries) {
-    const key = `${e.object.apiVersion}/${e.object.kind}`;
-    let namespaced = NAMESPACED_BUILTINS.has(key);
-    if (!namespaced && e.rules.phase === "custom") {
+    let namespaced = knownScope(e.object);
+    if (namespaced === undefined) {
       try {
         namespaced = (await client.resourceFor({ apiVersion: e.object.apiVersion!, kind: e.object.kind! })).namespaced;
       } catch (err) {
         results.push({ ...refOf(e.object, namespace), action: "failed", error: err as Error });
         continue;
       }
+      placement.push(...placementProblems(options.owner, e.object, namespaced, options.namespace));
     }
-    if (!namespaced && options.owner.metadata?.namespace) {
-      results.push({ ...refOf(e.object, undefined), action: "failed", error: new OperatorRuntimeError(
-        `${describeObject(refOf(e.object, undefined))}: a cluster-scoped object cannot be owned by the namespaced ${options.owner.kind} ${options.owner.metadata.name}. Fix: manage it outside this Builder`) });
-      continue;
-    }
-    const desired = prepareDesired(e.object, { ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced });
-    prepared.push({ entry: e, desired, ref: refOf(desired, desired.metadata?.namespace) });
+    scoped.push({ entry: e, namespaced });
   }
+  if (placement.length) throw new BuilderValidationErrors(placement);
+
+  const prepared: Prepared[] = scoped.map(({ entry, namespaced }) => {
+    const desired = prepareDesired(entry.object, { ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced });
+    return { entry, desired, ref: refOf(desired, desired.metadata?.namespace) };
+  });
 
   // 3. Config hashes for workloads: this pass's ConfigMaps/Secrets, else the live ones.
   const configHashes = new Map<string, string>();

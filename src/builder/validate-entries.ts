@@ -1,6 +1,7 @@
 /**
- * The first step of a Builder pass: every check that needs no request — the owner, each
- * object's kind and fields, duplicates — collected so that one error lists every problem.
+ * The first step of a Builder pass: every check that needs no request — the owner, the
+ * options, each object's kind and fields, duplicates, and where children of a known kind may
+ * live — collected so that one error lists every problem.
  */
 import type { KubeObject } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
@@ -8,6 +9,7 @@ import { InternalStore } from "../store/internal-store.ts";
 import { problem } from "../../builders/index.ts";
 import type { BuilderEntry, BuilderOptions } from "./builder.ts";
 import { controllerReference } from "./desired.ts";
+import { knownScope, namespaceOptionProblems, placementProblems } from "./ownership.ts";
 
 /** The Builder method of each kind it has one for, to name in fixes. */
 const METHODS: Readonly<Record<string, string>> = {
@@ -22,6 +24,7 @@ export function validateEntries(options: BuilderOptions, entries: readonly Build
   const problems: BuilderValidationError[] = [];
   const ownerRef = controllerReference(options.owner);
   if (ownerRef instanceof BuilderValidationError) problems.push(ownerRef);
+  problems.push(...namespaceOptionProblems(options.owner, options.namespace));
   const namespace = options.namespace ?? options.owner.metadata?.namespace;
   const store = new InternalStore();
   const filled: BuilderEntry[] = [];
@@ -42,6 +45,8 @@ export function validateEntries(options: BuilderOptions, entries: readonly Build
     if (!store.add({ ...object, metadata: { ...object.metadata, namespace: object.metadata?.namespace ?? namespace } })) {
       problems.push(problem(object, "metadata.name", "the same object was added twice", "add each object once (names must be unique per kind and namespace)"));
     }
+    const namespaced = knownScope(object);
+    if (namespaced !== undefined) problems.push(...placementProblems(options.owner, object, namespaced, options.namespace));
   }
   return { entries: filled, problems };
 }
