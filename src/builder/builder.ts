@@ -50,7 +50,11 @@ export interface BuilderOptions {
   fieldManager?: string;
   /** Labels added to every object (an object's own labels win). */
   labels?: Record<string, string>;
-  /** Namespace of namespaced objects that set none. Default: the owner's namespace. */
+  /**
+   * Namespace of namespaced objects that set none. Default: the owner's namespace. With a
+   * namespaced owner it can only be that namespace (an owner reference cannot cross
+   * namespaces), so it is for cluster-scoped owners; another value is a validation error.
+   */
   namespace?: string;
   /**
    * Pruning of owned objects that are no longer desired. Default: on, except
@@ -83,11 +87,12 @@ export interface BuilderEntry {
  * Describes the objects a custom resource owns and reconciles them.
  *
  * Expected flow of `reconcile()`: validate everything (throwing one error that lists every
- * problem, before any request) → ConfigMaps/Secrets → storage → workloads (each Deployment and
- * StatefulSet gets one env var per referenced ConfigMap/Secret holding the hash of its data, so
- * config changes roll pods and unchanged config leaves the template byte-identical) → Services
- * → custom objects → prune. Every object gets the owner as controller ownerReference, the
- * common labels and the managed-by label.
+ * problem, before any request) → look up the scope of the kinds added with `.object()`
+ * (discovery, cached; reads only) and check where those children may live → ConfigMaps/Secrets
+ * → storage → workloads (each Deployment and StatefulSet gets one env var per referenced
+ * ConfigMap/Secret holding the hash of its data, so config changes roll pods and unchanged
+ * config leaves the template byte-identical) → Services → custom objects → prune. Every object
+ * gets the owner as controller ownerReference, the common labels and the managed-by label.
  *
  * Guarantees: an object is written only when its desired hash changed or the live object no
  * longer holds every desired field (drift) — a steady state costs zero writes. Writes are
@@ -95,6 +100,17 @@ export interface BuilderEntry {
  * finalizers survive. One failing object never stops the others; its error is in the result
  * and pruning is skipped for that pass. Pruning follows `prune()`'s rules (owner UID +
  * managed-by label + managed kind + not desired), never PersistentVolumeClaims unless asked.
+ *
+ * Errors: `reconcile()` and `plan()` reject with `BuilderValidationErrors` (one entry per
+ * problem, each naming the field and the fix) when an input is misused, and nothing is
+ * written. Most misuse is found before any request. Where a child may live is checked too, as
+ * Kubernetes' garbage collector would delete a misplaced child right after each write: a
+ * namespaced owner owns only namespaced objects in its own namespace (another
+ * `metadata.namespace` or `namespace` option, or a cluster-scoped kind such as a Namespace or a
+ * ClusterRole, is refused); a cluster-scoped owner may own both, and its namespaced children
+ * need a namespace. For a kind added with `.object()` the scope is known only after discovery,
+ * so that check rejects after the discovery reads, still before any write. A kind discovery
+ * cannot find (a CRD not installed yet) is not misuse: that object is `failed` in the result.
  *
  * Caveats: a Builder is for one pass: build a new one per reconcile.
  *
@@ -121,7 +137,8 @@ export class Builder {
 
   /**
    * Adds a ConfigMap (`v1`). Its data hash is injected into workloads that reference it.
-   * Takes a literal checked against `V1ConfigMap` (apiVersion and kind may be left out) or a
+   * Takes a literal checked against `V1ConfigMap` (apiVersion and kind may be left out, as in
+   * every per-kind method; set to other values, they are a validation error) or a
    * client-node `V1ConfigMap`.
    */
   configMap(obj: Input<V1ConfigMap>, options: ObjectOptions = {}): this {
@@ -155,14 +172,16 @@ export class Builder {
 
   /**
    * Adds any object (a custom resource or another built-in kind), reconciled after the rest.
-   * A type argument checks a literal: `.object<Greeting>({ … })`; typed objects (a `Greeting`,
-   * a client-node `V1Job`) need none.
+   * It must set `apiVersion` and `kind` (a missing one is a validation error). A type
+   * argument checks a literal: `.object<Greeting>({ … })`; typed objects (a `Greeting`, a
+   * client-node `V1Job`) need none.
    */
   object<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, options?: ObjectOptions): this;
   /** Adds a client-node model object (`V1Job`, …), reconciled after the rest. */
   object<M extends ModelObject>(obj: OnlyModel<M>, options?: ObjectOptions): this;
   object(obj: ModelObject, options: ObjectOptions = {}): this {
-    return this.#add(customObject(obj.apiVersion ?? "", obj.kind ?? ""), obj, options, "object");
+    // `?.`: an untyped caller may pass null; the pass reports it with the other problems.
+    return this.#add(customObject(obj?.apiVersion ?? "", obj?.kind ?? ""), obj, options, "object");
   }
 
   /** Makes the cluster match; see the class doc for the flow and guarantees. */

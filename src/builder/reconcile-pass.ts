@@ -15,9 +15,10 @@ import { describeObject, summarize } from "./reconcile-result.ts";
 import { sameQuantityOrValue } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
 import { driftPatch } from "./drift.ts";
+import { knownScope, placementProblems } from "./ownership.ts";
+import { validateEntries } from "./validate-entries.ts";
 
 const PHASES = ["config", "storage", "workload", "service", "custom"] as const;
-const NAMESPACED_BUILTINS = new Set(["v1/ConfigMap", "v1/Secret", "v1/Service", "v1/PersistentVolumeClaim", "apps/v1/Deployment", "apps/v1/StatefulSet"]);
 const DEFAULT_MANAGED: KindRef[] = [
   { apiVersion: "v1", kind: "ConfigMap" },
   { apiVersion: "v1", kind: "Secret" },
@@ -42,43 +43,34 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   const namespace = options.namespace ?? options.owner.metadata?.namespace;
 
   // 1. Validate everything before any request.
-  const problems: BuilderValidationError[] = [];
-  if (ownerRef instanceof BuilderValidationError) problems.push(ownerRef);
-  const store = new InternalStore();
-  const filled = entries.map((e) => ({ ...e, object: withKind(e, problems) }));
-  for (const e of filled) {
-    problems.push(...e.rules.validate(e.object));
-    const probe = { ...e.object, metadata: { ...e.object.metadata, namespace: e.object.metadata?.namespace ?? namespace } };
-    if (e.object.metadata?.name && !store.add(probe)) {
-      problems.push(new BuilderValidationError(describeObject({ kind: e.object.kind, name: e.object.metadata.name }), "metadata.name",
-        "the same object was added twice", "add each object once (names must be unique per kind and namespace)"));
-    }
-  }
-  if (problems.length) throw new BuilderValidationErrors(problems);
+  const validated = validateEntries(options, entries);
+  if (validated.problems.length) throw new BuilderValidationErrors(validated.problems);
   if (ownerRef instanceof BuilderValidationError) throw ownerRef;
 
-  // 2. Desired objects.
+  // 2. The scope of kinds the Builder does not know (discovery reads); children placed where
+  // their owner reference would not hold are misuse too, refused before any write.
   const results: ObjectResult[] = [];
-  const prepared: Prepared[] = [];
-  for (const e of filled) {
-    const key = `${e.object.apiVersion}/${e.object.kind}`;
-    let namespaced = NAMESPACED_BUILTINS.has(key);
-    if (!namespaced && e.rules.phase === "custom") {
+  const scoped: { entry: BuilderEntry; namespaced: boolean }[] = [];
+  const placement: BuilderValidationError[] = [];
+  for (const e of validated.entries) {
+    let namespaced = knownScope(e.object);
+    if (namespaced === undefined) {
       try {
         namespaced = (await client.resourceFor({ apiVersion: e.object.apiVersion!, kind: e.object.kind! })).namespaced;
       } catch (err) {
         results.push({ ...refOf(e.object, namespace), action: "failed", error: err as Error });
         continue;
       }
+      placement.push(...placementProblems(options.owner, e.object, namespaced, options.namespace));
     }
-    if (!namespaced && options.owner.metadata?.namespace) {
-      results.push({ ...refOf(e.object, undefined), action: "failed", error: new OperatorRuntimeError(
-        `${describeObject(refOf(e.object, undefined))}: a cluster-scoped object cannot be owned by the namespaced ${options.owner.kind} ${options.owner.metadata.name}. Fix: manage it outside this Builder`) });
-      continue;
-    }
-    const desired = prepareDesired(e.object, { ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced });
-    prepared.push({ entry: e, desired, ref: refOf(desired, desired.metadata?.namespace) });
+    scoped.push({ entry: e, namespaced });
   }
+  if (placement.length) throw new BuilderValidationErrors(placement);
+
+  const prepared: Prepared[] = scoped.map(({ entry, namespaced }) => {
+    const desired = prepareDesired(entry.object, { ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced });
+    return { entry, desired, ref: refOf(desired, desired.metadata?.namespace) };
+  });
 
   // 3. Config hashes for workloads: this pass's ConfigMaps/Secrets, else the live ones.
   const configHashes = new Map<string, string>();
@@ -121,6 +113,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   if (options.prune === false) pruneSkipped = "pruning is turned off";
   else if (notDone.length) pruneSkipped = `${notDone.length} object(s) did not reconcile: ${notDone.map(describeObject).join(", ")}`;
   else {
+    const store = new InternalStore();
     for (const p of prepared) store.add(p.desired);
     const kinds = uniqueKinds([...DEFAULT_MANAGED, ...prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind })), ...(options.manages ?? [])]);
     results.push(...(await prune({
@@ -208,18 +201,6 @@ function gateAfter(p: Prepared, result: ObjectResult, live: KubeObject | undefin
   const status = live ? p.entry.rules.rolloutStatus?.(live) : undefined;
   if (status && !status.done) return `${name}: ${status.waitingOn ?? "not rolled out"}`;
   return undefined;
-}
-
-function withKind(e: BuilderEntry, problems: BuilderValidationError[]): KubeObject {
-  const obj = e.object;
-  if (e.rules.phase === "custom") return obj;
-  const want = { apiVersion: e.rules.apiVersion, kind: e.rules.kind };
-  if ((obj.apiVersion && obj.apiVersion !== want.apiVersion) || (obj.kind && obj.kind !== want.kind)) {
-    problems.push(new BuilderValidationError(describeObject({ kind: obj.kind, name: obj.metadata?.name }), "kind",
-      `.${e.method}() takes a ${want.apiVersion} ${want.kind}, got ${obj.apiVersion} ${obj.kind}`, `use the Builder method for ${obj.kind}, or .object() for other kinds`));
-    return obj;
-  }
-  return { ...obj, ...want };
 }
 
 function refOf(obj: KubeObject, namespace: string | undefined): ObjectRef {

@@ -1,6 +1,6 @@
 /** Counts every API request a ResourceClient makes, so tests and benchmarks can assert API cost. */
 import { RequestLog } from "../util/request-log.ts";
-import type { RequestRecord } from "../util/request-log.ts";
+import type { RequestRecord, VerbVocabulary } from "../util/request-log.ts";
 
 /**
  * The verbs a {@link RequestCounter} records. `apply` is a server-side apply PATCH.
@@ -11,6 +11,16 @@ import type { RequestRecord } from "../util/request-log.ts";
  * ```
  */
 export type RequestVerb = "get" | "list" | "create" | "update" | "patch" | "apply" | "delete" | "discovery";
+
+/** The client's verbs, with advice for the API server's verbs that are not among them. */
+const CLIENT_VERBS: VerbVocabulary = {
+  noun: "a verb a client records",
+  verbs: ["get", "list", "create", "update", "patch", "apply", "delete", "discovery"] satisfies RequestVerb[],
+  advice: {
+    watch: "the client does not record watches; an informer counts them in its stats.watches, LocalCluster in cluster.requests",
+    deletecollection: "the client never sends one; count its deletes with verb: \"delete\"",
+  },
+};
 
 /**
  * One request as the client saw it: a {@link RequestRecord} with the client's verbs (`apply`
@@ -52,6 +62,6 @@ export interface ClientRequestRecord extends RequestRecord<RequestVerb> {
  */
 export class RequestCounter extends RequestLog<ClientRequestRecord> {
   constructor(options: { maxRecords?: number } = {}) {
-    super({ maxRecords: options.maxRecords ?? 100_000 });
+    super({ maxRecords: options.maxRecords ?? 100_000, verbs: CLIENT_VERBS });
   }
 }

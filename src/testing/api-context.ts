@@ -9,6 +9,7 @@ import type { WatchHub } from "./watch-hub.ts";
 import type { Writer } from "./write-path.ts";
 import type { ResourceType } from "./resource-type.ts";
 import type { ResourcePath } from "./request-info.ts";
+import type { ApiServerVerb } from "./faults.ts";
 
 /** Server-wide state and settings. */
 export interface ApiContext {
@@ -28,5 +29,5 @@ export interface ResourceRequest {
   path: ResourcePath;
   query: URLSearchParams;
   /** get, list, watch, create, update, patch, delete, deletecollection. */
-  verb: string;
+  verb: ApiServerVerb;
 }

@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiContext, ResourceRequest } from "./api-context.ts";
-import type { ActiveFault, FaultSpec, ServedRequestRecord } from "./faults.ts";
-import { faultStatus } from "./faults.ts";
+import type { ActiveFault, ApiServerVerb, FaultSpec, ServedRequestRecord } from "./faults.ts";
+import { API_SERVER_VERBS, checkFault, faultStatus } from "./faults.ts";
 import { RequestLog, matchesRequest } from "../util/request-log.ts";
 import { parseResourcePath } from "./request-info.ts";
 import { StatusError, methodNotAllowed } from "./status.ts";
@@ -24,7 +24,7 @@ const VERSION = JSON.stringify({
 /** Routes and serves API requests. */
 export class ApiServer {
   readonly ctx: ApiContext;
-  readonly log = new RequestLog<ServedRequestRecord>();
+  readonly log = new RequestLog<ServedRequestRecord>({ verbs: API_SERVER_VERBS });
   readonly faults: ActiveFault[] = [];
   /** host:port for discovery's serverAddressByClientCIDRs. */
   serverAddress = "127.0.0.1:0";
@@ -47,6 +47,11 @@ export class ApiServer {
     }
     const method = req.method ?? "GET";
     const verb = verbOf(method, path.name !== undefined, url.searchParams);
+    if (verb === undefined) {
+      // No API verb for this HTTP method (HEAD, OPTIONS, …): nothing to match or log.
+      sendError(res, methodNotAllowed());
+      return;
+    }
     const resource = path.subresource ? `${path.plural}/${path.subresource}` : path.plural;
     const record = { verb, resource, namespace: path.namespace, name: path.name };
     const fault = this.#takeFault(record);
@@ -87,6 +92,8 @@ export class ApiServer {
   async #dispatch(r: ResourceRequest): Promise<void> {
     const allowed = r.path.subresource === undefined ? r.type.verbs : ["get", "update", "patch"];
     if (!allowed.includes(r.verb)) throw methodNotAllowed();
+    // A POST names no object: the API server has no route for one to a name.
+    if (r.verb === "create" && r.path.name !== undefined) throw methodNotAllowed();
     switch (r.verb) {
       case "get":
         if (r.path.subresource === "scale") {
@@ -156,14 +163,15 @@ export class ApiServer {
     sendJson(res, 200, body);
   }
 
-  /** Adds a fault. */
+  /** Adds a fault; throws a TypeError when it could never fire (see `checkFault`). */
   inject(spec: FaultSpec): ActiveFault {
+    checkFault(spec);
     const f: ActiveFault = { spec, remaining: spec.times ?? 1, hits: 0 };
     this.faults.push(f);
     return f;
   }
 
-  #takeFault(r: { verb: string; resource: string; namespace: string | undefined; name: string | undefined }): ActiveFault | undefined {
+  #takeFault(r: { verb: ApiServerVerb; resource: string; namespace: string | undefined; name: string | undefined }): ActiveFault | undefined {
     for (let i = 0; i < this.faults.length; i++) {
       const f = this.faults[i]!;
       if (!matchesRequest(f.spec, r)) continue;
@@ -175,7 +183,8 @@ export class ApiServer {
   }
 }
 
-function verbOf(method: string, named: boolean, q: URLSearchParams): string {
+/** The API server's verb of a request, as kube-apiserver's request-info resolver names it; undefined for other HTTP methods. */
+function verbOf(method: string, named: boolean, q: URLSearchParams): ApiServerVerb | undefined {
   switch (method) {
     case "GET": {
       const w = q.get("watch");
@@ -183,7 +192,7 @@ function verbOf(method: string, named: boolean, q: URLSearchParams): string {
       return named ? "get" : "list";
     }
     case "POST":
-      return named ? "post-named" : "create";
+      return "create";
     case "PUT":
       return "update";
     case "PATCH":
@@ -191,6 +200,6 @@ function verbOf(method: string, named: boolean, q: URLSearchParams): string {
     case "DELETE":
       return named ? "delete" : "deletecollection";
     default:
-      return method.toLowerCase();
+      return undefined;
   }
 }

@@ -3,7 +3,31 @@
  * count every request by verb, resource and code (in the shared {@link RequestLog}) so tests
  * can assert API cost.
  */
-import type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";
+import type { RequestFilter, RequestLog, RequestRecord, VerbVocabulary } from "../util/request-log.ts";
+import { verbProblem } from "../util/request-log.ts";
+
+/**
+ * A verb as the API server (and so LocalCluster's request log and fault matching) names a
+ * request. Not the client's: its `RequestCounter` records a server-side apply as `apply`,
+ * which the API server serves as a `patch`.
+ *
+ * @example
+ * ```ts
+ * const reads: ApiServerVerb[] = ["get", "list", "watch"];
+ * cluster.inject({ verb: reads, resource: "configmaps", code: 500 });
+ * ```
+ */
+export type ApiServerVerb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection";
+
+/** The API server's verbs, with advice for the client's verbs that are not among them. */
+export const API_SERVER_VERBS: VerbVocabulary = {
+  noun: "an API server verb",
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"] satisfies ApiServerVerb[],
+  advice: {
+    apply: 'server-side apply is a "patch"; use verb: "patch"',
+    discovery: "discovery requests (/api, /apis) are not resource requests, and LocalCluster does not log them",
+  },
+};
 
 /**
  * Which requests a fault applies to: a {@link RequestFilter} without `code` (a fault's `code`
@@ -15,11 +39,14 @@ import type { RequestFilter, RequestLog, RequestRecord } from "../util/request-l
  * const lists: RequestMatcher = { verb: "list", resource: ["configmaps", "secrets"] };
  * ```
  */
-export type RequestMatcher = Omit<RequestFilter, "code">;
+export type RequestMatcher = Omit<RequestFilter<ApiServerVerb>, "code">;
 
-/** A fault: answer with `code` (a Status body) and/or wait `latencyMs` first, for `times` requests. */
+/**
+ * A fault: answer with `code` (a Status body) and/or wait `latencyMs` first, for `times` requests.
+ * `LocalCluster.inject` checks it (see {@link checkFault}).
+ */
 export interface FaultSpec extends RequestMatcher {
-  /** HTTP code to answer with, e.g. 500, 429, 410. Omit for latency only. */
+  /** HTTP error code to answer with (400–599), e.g. 500, 429, 410. Omit for latency only. */
   code?: number;
   /** Status message; a sensible default per code otherwise. */
   message?: string;
@@ -37,14 +64,15 @@ export interface FaultSpec extends RequestMatcher {
  * injected fault answered it. A separate type from the client's `ClientRequestRecord` because
  * the two sides see different things: only the server knows the verb it dispatched and which
  * answers were injected; only the client knows the round-trip time and the requests that never
- * reached a server.
+ * reached a server. A request whose HTTP method has no API verb (HEAD, OPTIONS) is answered 405
+ * and not logged; a POST to a named path is a `create` answered 405, as on a real API server.
  *
  * @example
  * ```ts
  * const answeredByFaults = cluster.requests.all().filter((r: ServedRequestRecord) => r.injected).length;
  * ```
  */
-export interface ServedRequestRecord extends RequestRecord {
+export interface ServedRequestRecord extends RequestRecord<ApiServerVerb> {
   /** Whether the answer came from an injected fault. */
   injected: boolean;
 }
@@ -74,4 +102,56 @@ export function faultStatus(code: number, message?: string): { reason: string; m
   };
   const [reason, text] = reasons[code] ?? ["InternalError", `injected ${code}`];
   return { reason, message: message ?? text };
+}
+
+/** A value for a message: numbers as written (`NaN`, `Infinity`), others as JSON. */
+const shown = (v: unknown): string => (typeof v === "number" ? String(v) : JSON.stringify(v) ?? String(v));
+
+const FAULT_FIELDS: ReadonlySet<string> = new Set(["verb", "resource", "namespace", "name", "code", "message", "latencyMs", "times", "retryAfterSeconds"]);
+
+/**
+ * Throws a TypeError naming the field and the fix when `spec` is not a fault that can fire:
+ * an unknown field, a verb that is not the API server's (`apply` is a `patch` there), a code
+ * outside the HTTP error codes 400–599, a negative or non-finite latency, a count of times that
+ * is not a positive integer (or Infinity), or neither a code nor a latency (a fault that would
+ * do nothing).
+ *
+ * @example
+ * ```ts
+ * checkFault({ verb: "patch", resource: "services", code: 500 }); // fine
+ * checkFault({ verb: "apply", code: 500 });
+ * // TypeError: cluster.inject: verb "apply" is not an API server verb: server-side apply is a "patch"; use verb: "patch"
+ * ```
+ */
+export function checkFault(spec: unknown): asserts spec is FaultSpec {
+  const fail = (why: string): never => {
+    throw new TypeError(`cluster.inject: ${why}`);
+  };
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) fail(`the fault is ${spec === null ? "null" : Array.isArray(spec) ? "an array" : typeof spec}; pass an object such as { verb: "list", resource: "configmaps", code: 500 }`);
+  const f = spec as Record<string, unknown>;
+  for (const key of Object.keys(f)) {
+    if (!FAULT_FIELDS.has(key)) fail(`unknown field ${JSON.stringify(key)}; a fault has ${[...FAULT_FIELDS].join(", ")}`);
+  }
+  const verb = verbProblem(API_SERVER_VERBS, f.verb);
+  if (verb) fail(verb);
+  for (const key of ["resource", "namespace", "name"] as const) {
+    const v = f[key];
+    const ok = v === undefined || typeof v === "string" || (key === "resource" && Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string"));
+    if (!ok) fail(`${key} is ${shown(v)}; set it to a ${key === "resource" ? 'resource plural such as "configmaps" (or a non-empty array of them)' : "string"}, or leave it out to match any`);
+  }
+  const { code, latencyMs, times, retryAfterSeconds, message } = f;
+  if (code !== undefined && !(Number.isInteger(code) && (code as number) >= 400 && (code as number) <= 599)) {
+    fail(`code ${shown(code)} is not an HTTP error code; a fault answers with an error from 400 to 599, e.g. code: 500 (leave code out for a latency-only fault)`);
+  }
+  if (latencyMs !== undefined && !(typeof latencyMs === "number" && Number.isFinite(latencyMs) && latencyMs >= 0)) {
+    fail(`latencyMs ${shown(latencyMs)} is not a duration; set it to milliseconds, a finite number >= 0`);
+  }
+  if (code === undefined && !latencyMs) fail("the fault has neither a code nor a latency, so it would do nothing; set code (e.g. 500) and/or latencyMs");
+  if (times !== undefined && !(times === Infinity || (Number.isInteger(times) && (times as number) >= 1))) {
+    fail(`times ${shown(times)} is not a count of requests; set it to an integer >= 1, or Infinity for every matching request`);
+  }
+  if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && (retryAfterSeconds as number) >= 0)) {
+    fail(`retryAfterSeconds ${shown(retryAfterSeconds)} is not a whole number of seconds; set it to an integer >= 0`);
+  }
+  if (message !== undefined && typeof message !== "string") fail(`message is ${typeof message}; set it to a string, or leave it out for the code's default message`);
 }

@@ -21,6 +21,6 @@
 export { LocalCluster } from "./local-cluster.ts";
 export type { LocalClusterOptions } from "./local-cluster.ts";
 export type { SimulationOptions } from "./simulator.ts";
-export type { FaultSpec, ActiveFault, RequestMatcher, ServedRequestRecord } from "./faults.ts";
+export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord } from "./faults.ts";
 export type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";
 export type { KubeObject } from "./resource-type.ts";

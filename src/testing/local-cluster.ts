@@ -135,12 +135,22 @@ export class LocalCluster {
     return new LocalCluster({ server, api, gc, url, kubeConfig, kubeconfigPath, tempDir, sockets, simulator });
   }
 
-  /** The request log: every request served, with counts by verb, resource and code. */
+  /**
+   * The request log: every resource request served, with counts by API server verb, resource
+   * and code. Its queries take the API server's verbs (a server-side apply is a `patch`); a
+   * filter naming another verb (the client's `apply`, a typo) throws a TypeError.
+   */
   get requests(): RequestLog<ServedRequestRecord> {
     return this.#api.log;
   }
 
-  /** Makes matching requests fail with a code and/or wait, `times` times (default once). */
+  /**
+   * Makes matching requests fail with a code and/or wait, `times` times (default once).
+   *
+   * Errors: a TypeError naming the field and the fix when the fault could never fire as meant —
+   * an unknown field, a verb that is not the API server's (`verb: "apply"`: server-side apply is
+   * a `patch`), a code outside 400–599, neither a code nor a latency, a bad latency or count.
+   */
   inject(fault: FaultSpec): ActiveFault {
     return this.#api.inject(fault);
   }

@@ -42,6 +42,58 @@ export interface RequestFilter<Verb extends string = string> {
   code?: number;
 }
 
+/**
+ * The verbs one side records, so that a filter or a fault naming a verb of the other side (or a
+ * typo) is an error instead of silently matching nothing.
+ *
+ * @example
+ * ```ts
+ * const serverVerbs: VerbVocabulary = {
+ *   noun: "an API server verb",
+ *   verbs: ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"],
+ *   advice: { apply: 'server-side apply is a "patch"; use verb: "patch"' },
+ * };
+ * ```
+ */
+export interface VerbVocabulary {
+  /** What a verb of this side is, for messages: `an API server verb`. */
+  readonly noun: string;
+  readonly verbs: readonly string[];
+  /** Advice for verbs known to be wrong here, such as the other side's (`apply` on the server). */
+  readonly advice?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Why a filter's `verb` (one verb or an array of them) names no verb of `vocabulary`, or
+ * undefined when every verb is one of them (or `verb` is left out).
+ *
+ * @example
+ * ```ts
+ * verbProblem(serverVerbs, ["get", "apply"]);
+ * // 'verb[1] "apply" is not an API server verb: server-side apply is a "patch"; use verb: "patch"'
+ * ```
+ */
+export function verbProblem(vocabulary: VerbVocabulary, verb: unknown): string | undefined {
+  if (verb === undefined) return undefined;
+  const fix = `use one of ${vocabulary.verbs.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (Array.isArray(verb)) {
+    if (verb.length === 0) return "verb is an empty array, which matches no request; leave verb out to match every verb";
+    for (const [i, v] of verb.entries()) {
+      const why = oneVerbProblem(vocabulary, v, `verb[${i}]`, fix);
+      if (why) return why;
+    }
+    return undefined;
+  }
+  return oneVerbProblem(vocabulary, verb, "verb", fix);
+}
+
+function oneVerbProblem(vocabulary: VerbVocabulary, verb: unknown, field: string, fix: string): string | undefined {
+  if (typeof verb !== "string") return `${field} is ${verb === null ? "null" : typeof verb}, not a verb; ${fix}`;
+  if (vocabulary.verbs.includes(verb)) return undefined;
+  const advice = Object.hasOwn(vocabulary.advice ?? {}, verb) ? vocabulary.advice![verb] : undefined;
+  return `${field} ${JSON.stringify(verb)} is not ${vocabulary.noun}${advice ? `: ${advice}` : `; ${fix}`}`;
+}
+
 /** The verbs that change state, on either side (`apply` is the client's, `deletecollection` the server's). */
 const WRITE_VERBS: ReadonlySet<string> = new Set(["create", "update", "patch", "apply", "delete", "deletecollection"]);
 
@@ -96,11 +148,17 @@ function matchesRecord<Verb extends string>(filter: RequestFilter<Verb>, record:
  */
 export class RequestLog<R extends RequestRecord = RequestRecord> {
   readonly #maxRecords: number;
+  readonly #verbs: VerbVocabulary | undefined;
   #records: R[] = [];
   readonly #listeners = new Set<(record: R) => void>();
 
-  constructor(options: { maxRecords?: number } = {}) {
+  /**
+   * `verbs`: the verbs this log records; a query whose filter names another throws a
+   * TypeError saying which verb to use (default: any verb is accepted).
+   */
+  constructor(options: { maxRecords?: number; verbs?: VerbVocabulary } = {}) {
     this.#maxRecords = Math.max(1, options.maxRecords ?? Infinity);
+    this.#verbs = options.verbs;
   }
 
   /** Adds a record and tells the listeners. */
@@ -133,19 +191,25 @@ export class RequestLog<R extends RequestRecord = RequestRecord> {
     return this.#records.slice(start);
   }
 
-  /** Records matching a filter. */
+  /** Records matching a filter. Throws a TypeError when the filter names a verb this log never records. */
   filter(filter: RequestFilter<R["verb"]> = {}): R[] {
-    return this.all().filter((r) => matchesRecord(filter, r));
+    return this.#matching("filter", filter);
   }
 
-  /** Number of requests matching a filter (all requests without one). */
+  /** Number of requests matching a filter (all requests without one); throws as `filter` does. */
   count(filter: RequestFilter<R["verb"]> = {}): number {
-    return this.filter(filter).length;
+    return this.#matching("count", filter).length;
   }
 
   /** Number of writes (create, update, patch, apply, delete, deletecollection) matching a filter. */
   writes(filter: Omit<RequestFilter<R["verb"]>, "verb"> = {}): number {
-    return this.all().filter((r) => WRITE_VERBS.has(r.verb) && matchesRecord(filter, r)).length;
+    return this.#matching("writes", filter).filter((r) => WRITE_VERBS.has(r.verb)).length;
+  }
+
+  #matching(query: string, filter: RequestFilter<R["verb"]>): R[] {
+    const why = this.#verbs && verbProblem(this.#verbs, filter.verb);
+    if (why) throw new TypeError(`requests.${query}: ${why}`);
+    return this.all().filter((r) => matchesRecord(filter, r));
   }
 
   /** Counts keyed `verb resource code`, e.g. `{ "get configmaps 200": 3 }`. */

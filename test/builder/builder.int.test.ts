@@ -158,7 +158,7 @@ describe("Builder.reconcile against LocalCluster", () => {
         assert.ok(err.errors.length >= 3, err.message);
         assert.match(err.message, /spec\.selector/);
         assert.match(err.message, /metadata\.name/);
-        assert.match(err.message, /\.configMap\(\) takes a v1 ConfigMap/);
+        assert.match(err.message, /\.configMap\(\) takes a ConfigMap/);
         return true;
       },
     );

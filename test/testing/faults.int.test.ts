@@ -2,6 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ApiException, CoreV1Api } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
+import type { ApiServerVerb, FaultSpec, RequestMatcher } from "../../src/testing/index.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
 describe("LocalCluster fault injection", () => {
@@ -42,7 +43,7 @@ describe("LocalCluster fault injection", () => {
   it("injects latency for matching requests only: the answer is held until the latency has passed", async (t) => {
     t.mock.timers.enable({ apis: ["setTimeout"] }); // LocalCluster runs in this process: its latency timer is now the test's
     const fault = cluster.inject({ verb: "get", resource: "configmaps", name: "limited", latencyMs: 200 });
-    const held = { verb: "get", resource: "configmaps", name: "limited" };
+    const held: RequestMatcher = { verb: "get", resource: "configmaps", name: "limited" };
     let answered = false;
     const reading = core.readNamespacedConfigMap({ name: "limited", namespace: "default" }).finally(() => (answered = true));
     await waitFor(() => fault.hits === 1, "the GET to reach the fault");
@@ -62,6 +63,70 @@ describe("LocalCluster fault injection", () => {
     const r = await raw(cluster.url, "GET", "/api/v1/namespaces/default/configmaps?watch=true");
     assert.equal(r.code, 500);
     assert.equal(cluster.requests.count({ verb: "watch", code: 500 }), 1);
+  });
+
+  it("refuses a fault that could never fire, naming the field and the fix", async () => {
+    const refused = (fault: unknown, message: string | RegExp) =>
+      assert.throws(() => cluster.inject(fault as FaultSpec), (err: unknown) => {
+        assert.ok(err instanceof TypeError, String(err));
+        if (typeof message === "string") assert.equal(err.message, message);
+        else assert.match(err.message, message);
+        return true;
+      });
+    // @ts-expect-error: the client's "apply" is not an API server verb
+    assert.throws(() => cluster.inject({ verb: "apply", resource: "configmaps", code: 500 }), TypeError);
+    refused({ verb: "apply", resource: "configmaps", code: 500 },
+      'cluster.inject: verb "apply" is not an API server verb: server-side apply is a "patch"; use verb: "patch"');
+    refused({ verb: "aply", code: 500 },
+      'cluster.inject: verb "aply" is not an API server verb; use one of "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"');
+    refused({ verb: ["get", "apply"], code: 500 }, /^cluster\.inject: verb\[1\] "apply" is not an API server verb: server-side apply is a "patch"/);
+    refused({ verb: [], code: 500 }, /verb is an empty array, which matches no request/);
+    refused({ verb: "get", code: 200 },
+      "cluster.inject: code 200 is not an HTTP error code; a fault answers with an error from 400 to 599, e.g. code: 500 (leave code out for a latency-only fault)");
+    refused({ verb: "get", code: 1234 }, /^cluster\.inject: code 1234 is not an HTTP error code/);
+    refused({ verb: "get", code: "500" }, /^cluster\.inject: code "500" is not an HTTP error code/);
+    refused({ verb: "get" }, /has neither a code nor a latency, so it would do nothing; set code \(e\.g\. 500\) and\/or latencyMs/);
+    refused({ verb: "get", status: 500 }, /^cluster\.inject: unknown field "status"; a fault has verb, resource, namespace, name, code, /);
+    refused({ verb: "get", code: 500, times: 0 }, /times 0 is not a count of requests; set it to an integer >= 1, or Infinity/);
+    refused({ verb: "get", latencyMs: -1 }, /latencyMs -1 is not a duration/);
+    refused({ verb: "get", latencyMs: Number.NaN }, /latencyMs NaN is not a duration/);
+    refused({ resource: 7, code: 500 }, /resource is 7; set it to a resource plural such as "configmaps"/);
+    refused(null, /the fault is null; pass an object/);
+    // None of them was added: requests are served normally.
+    cluster.requests.clear();
+    assert.equal((await raw(cluster.url, "GET", "/api/v1/namespaces/default/configmaps")).code, 200);
+    assert.deepEqual(cluster.requests.all().map((r) => `${r.verb} ${r.code} ${r.injected}`), ["list 200 false"]);
+  });
+
+  it("keeps accepting every fault that can fire: a code, a latency alone, verbs as an array, Infinity times", () => {
+    for (const fault of [
+      { verb: "patch", resource: "services", code: 500, times: 1 },
+      { verb: "watch", resource: "configmaps", latencyMs: 500 },
+      { verb: ["update", "get"], resource: "leases", code: 503, times: Infinity },
+      { code: 429, retryAfterSeconds: 2, message: "slow down" },
+      { verb: "deletecollection", resource: ["pods", "secrets"], namespace: "default", code: 403, latencyMs: 0 },
+    ] satisfies FaultSpec[]) {
+      assert.doesNotThrow(() => cluster.inject(fault), JSON.stringify(fault));
+    }
+    cluster.clearFaults();
+  });
+
+  it("counts by API server verb only: a client verb in a query is an error, not a silent 0", async () => {
+    cluster.requests.clear();
+    await raw(cluster.url, "PATCH", "/api/v1/namespaces/default/configmaps/applied?fieldManager=test",
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "applied" } }, "application/apply-patch+yaml");
+    assert.equal(cluster.requests.count({ verb: "patch", resource: "configmaps", name: "applied" }), 1, "server-side apply is a patch");
+    // @ts-expect-error: the client's "apply" is not an API server verb
+    assert.throws(() => cluster.requests.count({ verb: "apply" }),
+      { name: "TypeError", message: 'requests.count: verb "apply" is not an API server verb: server-side apply is a "patch"; use verb: "patch"' });
+    assert.throws(() => cluster.requests.filter({ verb: ["list", "discovery" as ApiServerVerb] }), /requests\.filter: verb\[1\] "discovery" is not an API server verb: discovery requests/);
+  });
+
+  it("logs a POST to a named path as a create and answers 405, as the API server does", async () => {
+    cluster.requests.clear();
+    const r = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps/named", { metadata: { name: "named" } });
+    assert.equal(r.code, 405);
+    assert.deepEqual(cluster.requests.summary(), { "create configmaps 405": 1 });
   });
 
   it("drops open watches and compacts history", async () => {

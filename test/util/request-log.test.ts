@@ -1,8 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { once } from "node:events";
-import { RequestLog, matchesRequest } from "../../src/util/request-log.ts";
-import type { RequestRecord } from "../../src/util/request-log.ts";
+import { RequestLog, matchesRequest, verbProblem } from "../../src/util/request-log.ts";
+import type { RequestRecord, VerbVocabulary } from "../../src/util/request-log.ts";
+import { RequestCounter } from "../../src/client/request-counter.ts";
 
 const req = (verb: string, resource: string, code = 200, extra: Partial<RequestRecord> = {}): RequestRecord => ({ verb, resource, code, ...extra });
 
@@ -76,5 +77,43 @@ describe("RequestLog", () => {
     log.record(req("list", "pods"));
     assert.deepEqual(seen, ["get"]);
     assert.equal(log.count(), 2);
+  });
+
+  it("with its verbs given, refuses a query naming another verb instead of counting 0", () => {
+    const log = new RequestLog({ verbs: { noun: "a known verb", verbs: ["get", "list"], advice: { apply: 'it is a "get" here' } } });
+    log.record(req("get", "pods"));
+    assert.equal(log.count({ verb: ["get", "list"] }), 1);
+    assert.throws(() => log.count({ verb: "apply" }), { name: "TypeError", message: 'requests.count: verb "apply" is not a known verb: it is a "get" here' });
+    assert.throws(() => log.filter({ verb: "watch" }), { name: "TypeError", message: 'requests.filter: verb "watch" is not a known verb; use one of "get", "list"' });
+    assert.throws(() => log.writes({ verb: "gte" } as object), /requests\.writes: verb "gte"/);
+    assert.equal(new RequestLog().count({ verb: "anything" }), 0, "without verbs, any verb is accepted");
+  });
+});
+
+describe("verbProblem", () => {
+  const v: VerbVocabulary = { noun: "a verb here", verbs: ["get", "list"] };
+
+  it("accepts a known verb, an array of them, or none", () => {
+    assert.equal(verbProblem(v, "get"), undefined);
+    assert.equal(verbProblem(v, ["get", "list"]), undefined);
+    assert.equal(verbProblem(v, undefined), undefined);
+  });
+
+  it("names the bad element, a value that is not a string, and an empty array", () => {
+    assert.equal(verbProblem(v, ["get", "gte"]), 'verb[1] "gte" is not a verb here; use one of "get", "list"');
+    assert.equal(verbProblem(v, 3), 'verb is number, not a verb; use one of "get", "list"');
+    assert.equal(verbProblem(v, []), "verb is an empty array, which matches no request; leave verb out to match every verb");
+    assert.equal(verbProblem(v, "toString"), 'verb "toString" is not a verb here; use one of "get", "list"', "no advice from Object.prototype");
+  });
+});
+
+describe("RequestCounter (the client's log)", () => {
+  it("refuses the API server's verbs it never records", () => {
+    const counter = new RequestCounter();
+    counter.record({ verb: "apply", resource: "configmaps", code: 200, durationMs: 1 });
+    assert.equal(counter.count({ verb: "apply" }), 1);
+    // @ts-expect-error: the client records no watches
+    assert.throws(() => counter.count({ verb: "watch" }), /requests\.count: verb "watch" is not a verb a client records: the client does not record watches; an informer counts them in its stats\.watches/);
+    assert.throws(() => counter.filter({ verb: "deletecollection" as "delete" }), /the client never sends one; count its deletes with verb: "delete"/);
   });
 });
