@@ -91,7 +91,9 @@ export interface BuilderEntry {
  * (discovery, cached; reads only) and check where those children may live → ConfigMaps/Secrets
  * → storage → workloads (each Deployment and StatefulSet gets one env var per referenced
  * ConfigMap/Secret holding the hash of its data, so config changes roll pods and unchanged
- * config leaves the template byte-identical) → Services → custom objects → prune. Every object
+ * config leaves the template byte-identical; a workload whose ConfigMap/Secret of this pass
+ * failed is held back, `waiting` on it, so its hash never describes config the cluster does
+ * not hold) → Services → custom objects → prune. Every object
  * gets the owner as controller ownerReference, the common labels and the managed-by label.
  *
  * Guarantees: an object is written only when its desired hash changed or the live object no

@@ -4,8 +4,6 @@
  */
 import type { KindRef, KubeObject, ObjectRef } from "../client/types.ts";
 import { BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
-import { configDataHash, findConfigReferences, withConfigHashes } from "../hash/index.ts";
-import type { ConfigReference } from "../hash/index.ts";
 import { InternalStore } from "../store/internal-store.ts";
 import { prune } from "../store/prune.ts";
 import type { BuilderEntry, BuilderOptions } from "./builder.ts";
@@ -14,6 +12,7 @@ import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
 import { describeObject, summarize } from "./reconcile-result.ts";
 import { sameQuantityOrValue } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
+import { ConfigOutcomes, withLiveConfigHashes } from "./config-hashes.ts";
 import { driftPatch } from "./drift.ts";
 import { knownScope, placementProblems } from "./ownership.ts";
 import { validateEntries } from "./validate-entries.ts";
@@ -72,24 +71,9 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
     return { entry, desired, ref: refOf(desired, desired.metadata?.namespace) };
   });
 
-  // 3. Config hashes for workloads: this pass's ConfigMaps/Secrets, else the live ones.
-  const configHashes = new Map<string, string>();
-  for (const p of prepared) {
-    if (p.entry.rules.phase === "config") configHashes.set(`${p.desired.kind}/${p.ref.namespace ?? ""}/${p.ref.name}`, configDataHash(p.desired));
-  }
-  for (const p of prepared) {
-    if (p.entry.rules.phase !== "workload") continue;
-    const ns = p.ref.namespace ?? "";
-    const external = new Map<string, string>();
-    const podSpec = ((p.desired.spec as { template?: { spec?: unknown } } | undefined)?.template?.spec ?? {}) as Record<string, unknown>;
-    for (const r of findConfigReferences(podSpec)) {
-      const k = `${r.kind}/${ns}/${r.name}`;
-      if (configHashes.has(k)) continue;
-      const live = await reader.get({ apiVersion: "v1", kind: r.kind, name: r.name, namespace: ns }).catch(() => undefined);
-      if (live) external.set(k, configDataHash(live));
-    }
-    p.desired = withConfigHashes(p.desired, (r: ConfigReference) => configHashes.get(`${r.kind}/${ns}/${r.name}`) ?? external.get(`${r.kind}/${ns}/${r.name}`)).object;
-  }
+  // 3. Config hashes for workloads: this pass's ConfigMaps/Secrets once they reconciled, else the live ones.
+  const configs = new ConfigOutcomes();
+  for (const p of prepared) if (p.entry.rules.phase === "config") configs.desire(p.desired, p.ref.namespace);
 
   // 4. Reconcile phase by phase.
   const notes = new EventNotes(options.recorder, options.owner);
@@ -101,8 +85,18 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
         results.push({ ...p.ref, action: "waiting", reason: `waiting for ${blockedBy}` });
         continue;
       }
+      if (phase === "workload") {
+        const hashed = await withLiveConfigHashes(p.desired, p.ref, configs, reader);
+        if ("held" in hashed) {
+          results.push(hashed.held);
+          if (gated) blockedBy = gateAfter(p, hashed.held, undefined);
+          continue;
+        }
+        p.desired = hashed.object;
+      }
       const { result, live } = await reconcileOne(p, { options, reader, dryRun, notes });
       results.push(result);
+      if (phase === "config") configs.reconciled(result);
       if (gated) blockedBy = gateAfter(p, result, live);
     }
   }
