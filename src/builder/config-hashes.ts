@@ -7,9 +7,11 @@
  * reconciled (`created`, `updated`, `unchanged`; for a plan, what the plan would do); when it
  * `failed` or is `waiting`, the workload is held back (`waiting`, naming it) and nothing is
  * written for it, so it rolls on the pass that writes the config. A referenced object the
- * Builder does not add is read live.
+ * Builder does not add is read live: NotFound means absent (no hash env for it), any other
+ * read error fails the workload for this pass (nothing written for it), never "absent".
  */
 import type { KubeObject, ObjectReader, ObjectRef } from "../client/types.ts";
+import { isNotFound, OperatorRuntimeError } from "../errors.ts";
 import { configDataHash, findConfigReferences, withConfigHashes } from "../hash/index.ts";
 import type { ConfigReference } from "../hash/index.ts";
 import type { ObjectResult } from "./reconcile-result.ts";
@@ -43,7 +45,8 @@ export class ConfigOutcomes {
 
 /**
  * The workload with one hash env var per referenced ConfigMap/Secret that exists, or the
- * result that holds it back this pass (`waiting` on a config that did not reconcile).
+ * result that holds it back this pass (`waiting` on a config that did not reconcile, `failed`
+ * on a read error).
  */
 export async function withLiveConfigHashes(
   workload: KubeObject,
@@ -65,7 +68,18 @@ export async function withLiveConfigHashes(
       hashes.set(`${r.kind}/${r.name}`, desired);
       continue;
     }
-    const live = await reader.get({ apiVersion: "v1", kind: r.kind, name: r.name, ...(ns ? { namespace: ns } : {}) }).catch(() => undefined);
+    let live: KubeObject | undefined;
+    try {
+      live = await reader.get({ apiVersion: "v1", kind: r.kind, name: r.name, ...(ns ? { namespace: ns } : {}) });
+    } catch (err) {
+      if (!isNotFound(err)) {
+        const error = new OperatorRuntimeError(
+          `${describeObject(ref)}: reading ${name}, which its pods use, failed: ${(err as Error)?.message ?? String(err)}. Nothing was written for ${describeObject(ref)}; the next pass retries (check the API server and RBAC get on ${r.kind === "Secret" ? "secrets" : "configmaps"})`,
+          { cause: err },
+        );
+        return { held: { ...ref, action: "failed", error } };
+      }
+    }
     if (live) hashes.set(`${r.kind}/${r.name}`, configDataHash(live));
   }
   return { object: withConfigHashes(workload, (r: ConfigReference) => hashes.get(`${r.kind}/${r.name}`)).object };

@@ -47,6 +47,28 @@ describe("config hashes describe config the cluster holds (against LocalCluster)
     assert.equal(retried.objects.find((o) => o.kind === "StatefulSet")!.action, "updated");
   });
 
+  it("a read error of a referenced ConfigMap fails that workload for the pass, writing nothing for it; NotFound means absent", async () => {
+    // app-config is not added by this Builder: its hash comes from the live ConfigMap.
+    const pass = () => new Builder({ client, owner, prune: false }).secret(secret("two")).statefulSet(server()).reconcile();
+    assert.equal((await pass()).ok, true);
+    const before = await sts();
+    assert.ok(envOf(before).CONFIGMAP_APP_CONFIG_HASH, "the live ConfigMap is hashed");
+
+    cluster.inject({ verb: "get", resource: "configmaps", name: "app-config", code: 500 });
+    const result = await pass();
+    assert.equal(result.ok, false);
+    const statefulSet = result.objects.find((o) => o.kind === "StatefulSet")!;
+    assert.equal(statefulSet.action, "failed");
+    assert.match(statefulSet.error!.message, /ConfigMap\/hashes\/app-config/);
+    const after = await sts();
+    assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion, "nothing written for the workload");
+
+    await raw(cluster.url, "DELETE", `/api/v1/namespaces/${NS}/configmaps/app-config`);
+    const absent = await pass();
+    assert.equal(absent.ok, true, absent.errors.map((e) => e.message).join("\n"));
+    assert.equal(envOf(await sts()).CONFIGMAP_APP_CONFIG_HASH, undefined, "a ConfigMap that does not exist has no hash");
+  });
+
   it("hashes a ConfigMap the Builder does not add, and rolls the workload when its data changes", async () => {
     const unmanaged: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "app-config" }, data: { "app.properties": "threads=1" } };
     await raw(cluster.url, "POST", `/api/v1/namespaces/${NS}/configmaps`, unmanaged);
