@@ -26,4 +26,6 @@ export { serviceBuilder } from "./service.ts";
 export { storageBuilder } from "./storage.ts";
 export { customObject } from "./custom.ts";
 export { parseQuantity } from "./quantity.ts";
+export { checkJson } from "./json-check.ts";
+export type { JsonCheck } from "./json-check.ts";
 export { dns1123Label, dns1123Subdomain, labelKey, labelValue, problem } from "./validation.ts";

@@ -116,8 +116,12 @@ function checkContainer(p: Problems, at: string, container: unknown, names: Set<
     if (names.has(name)) p.add(`${at}.name`, `${JSON.stringify(name)} is used by another container`, "give every container and init container a unique name");
     names.add(name);
   }
-  if (typeof container.image !== "string" || container.image.trim() === "") {
+  if (container.image === undefined || container.image === null || container.image === "") {
     p.add(`${at}.image`, `is missing${label}`, 'set image, e.g. "nginx:1.27"');
+  } else if (typeof container.image !== "string") {
+    p.add(`${at}.image`, `is ${jsonType(container.image)}${label}, but it must be a string`, 'set image to an image reference string, e.g. "nginx:1.27"');
+  } else if (container.image.trim() === "") {
+    p.add(`${at}.image`, `is blank${label}`, 'set image, e.g. "nginx:1.27"');
   }
   const portNames = new Set<string>();
   const ports = container.ports === undefined ? [] : container.ports;
@@ -137,8 +141,10 @@ function checkContainer(p: Problems, at: string, container: unknown, names: Set<
     if (typeof mount.name !== "string" || !mountable.has(mount.name)) {
       p.add(`${mountAt}.name`, `${JSON.stringify(mount.name ?? null)} is not a volume of the pod`, "add a volume with that name to spec.template.spec.volumes (or a claim template), or fix the name");
     }
-    if (typeof mount.mountPath !== "string" || mount.mountPath === "") {
+    if (mount.mountPath === undefined || mount.mountPath === "") {
       p.add(`${mountAt}.mountPath`, "is required", 'set mountPath to an absolute path, e.g. "/data"');
+    } else if (typeof mount.mountPath !== "string") {
+      p.add(`${mountAt}.mountPath`, `is ${jsonType(mount.mountPath)}, but it must be a string`, 'set mountPath to an absolute path, e.g. "/data"');
     }
   });
 }

@@ -1,12 +1,12 @@
 /**
  * The first step of a Builder pass: every check that needs no request — the owner, the
- * options, each object's kind and fields, duplicates, and where children of a known kind may
+ * options, each object as JSON (finite numbers, no cycles), its kind and fields, duplicates, and where children of a known kind may
  * live — collected so that one error lists every problem.
  */
 import type { KubeObject } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
 import { InternalStore } from "../store/internal-store.ts";
-import { problem } from "../../builders/index.ts";
+import { checkJson, problem } from "../../builders/index.ts";
 import type { BuilderEntry, BuilderOptions } from "./builder.ts";
 import { controllerReference } from "./desired.ts";
 import { knownScope, namespaceOptionProblems, placementProblems } from "./ownership.ts";
@@ -34,9 +34,17 @@ export function validateEntries(options: BuilderOptions, entries: readonly Build
         `pass one Kubernetes object, e.g. .${e.method}({ metadata: { name: "my-app" }, … })`));
       continue;
     }
-    const own: BuilderValidationError[] = [];
+    // JSON first: a cycle or a bigint would make the checks below throw while formatting values.
+    const json = checkJson(e.object, e.rules.phase === "custom" ? "Object" : e.rules.kind);
+    if (!json.readable) {
+      problems.push(...json.problems);
+      continue;
+    }
+    const own: BuilderValidationError[] = [...json.problems];
     const object = withKind(e, own);
-    own.push(...e.rules.validate(object));
+    // A field JSON already refused (NaN replicas) is named once.
+    const refused = new Set(json.problems.map((j) => j.field));
+    own.push(...e.rules.validate(object).filter((v) => !refused.has(v.field)));
     const entry = { ...e, object };
     filled.push(entry);
     problems.push(...own);

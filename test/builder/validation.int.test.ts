@@ -87,4 +87,36 @@ describe("Builder input an untyped caller gets wrong (against LocalCluster)", ()
       'Deployment/web: apiVersion: is "extensions/v1beta1", but .deployment() takes a Deployment (apiVersion "apps/v1"). Fix: set apiVersion: "apps/v1", or leave it out: .deployment() sets it');
     assert.equal(cluster.requests.count(), 0);
   });
+  it("refuses NaN, Infinity and cycles anywhere, naming each field, before the first request", async () => {
+    const cyclic: any = { greeting: "hi" };
+    cyclic.self = cyclic;
+    const err = await rejected(new Builder({ client, owner })
+      .configMap({ metadata: { name: "first" }, data: { a: "1" } })
+      .deployment(untyped({ metadata: { name: "web" }, spec: {
+        replicas: Number.NaN,
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx", resources: { limits: { memory: Number.POSITIVE_INFINITY } } }] } },
+      } }))
+      .object(untyped({ apiVersion: "example.com/v1", kind: "DataApp", metadata: { name: "child" }, spec: { nested: cyclic, ratio: -Infinity } }))
+      .reconcile());
+    assert.deepEqual(err.errors.map((e) => `${e.object} ${e.field}`).sort(), [
+      "DataApp/child spec.nested.self",
+      "DataApp/child spec.ratio",
+      "Deployment/web spec.replicas",
+      "Deployment/web spec.template.spec.containers[0].resources.limits.memory",
+    ]);
+    assert.match(err.message, /spec\.replicas: is NaN, not a JSON number/);
+    assert.match(err.message, /spec\.nested\.self: refers back to an object that contains it \(a cycle\)/);
+    assert.equal(cluster.requests.count(), 0, "nothing is read or written");
+  });
+
+  it("says a non-string image must be a string, not that it is missing", async () => {
+    const err = await rejected(new Builder({ client, owner }).deployment(untyped({ metadata: { name: "web" }, spec: {
+      selector: { matchLabels: { app: "web" } },
+      template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: 42 }] } },
+    } })).reconcile());
+    assert.deepEqual(err.errors.map((e) => e.field), ["spec.template.spec.containers[0].image"]);
+    assert.match(err.errors[0]!.problem, /is a number.*must be a string/);
+    assert.doesNotMatch(err.message, /missing/);
+  });
 });
