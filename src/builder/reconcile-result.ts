@@ -22,6 +22,7 @@ export type ObjectAction = "created" | "updated" | "unchanged" | "deleted" | "wa
  * ```
  */
 export interface ObjectResult extends KindRef {
+  /** The object's name; `*` for a prune list of this kind that failed (nothing of it pruned). */
   name: string;
   namespace?: string;
   action: ObjectAction;

@@ -8,6 +8,10 @@
  * Deletes carry uid and resourceVersion preconditions (a changed or re-created object is
  * never deleted by a stale decision) and Background propagation.
  *
+ * Errors: `prune` never rejects for an API error. A failed delete is a `failed` result for that
+ * object; a failed list is one `failed` result named `*` for that kind (none of its objects is
+ * pruned), and the other kinds are still pruned.
+ *
  * Caveats: lists come from the reader: with an informer cache they cost no API calls; with the
  * API reader one list per managed kind.
  *
@@ -72,10 +76,19 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
   const results: ObjectResult[] = [];
   for (const kind of options.kinds) {
     if (kind.kind === "PersistentVolumeClaim" && kind.apiVersion === "v1" && !options.persistentVolumeClaims) continue;
-    const live = await options.reader.list(kind, {
-      ...(options.namespace ? { namespace: options.namespace } : {}),
-      labelSelector: `${key}=${value}`,
-    });
+    let live: KubeObject[];
+    try {
+      live = await options.reader.list(kind, {
+        ...(options.namespace ? { namespace: options.namespace } : {}),
+        labelSelector: `${key}=${value}`,
+      });
+    } catch (err) {
+      results.push({
+        apiVersion: kind.apiVersion, kind: kind.kind, name: "*", ...(options.namespace ? { namespace: options.namespace } : {}),
+        action: "failed", reason: `listing ${kind.kind} objects to prune failed: none of them was pruned this pass`, error: err as Error,
+      });
+      continue;
+    }
     for (const obj of live) {
       const m = obj.metadata ?? {};
       if (m.labels?.[key] !== value) continue;
