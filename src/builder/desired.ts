@@ -6,6 +6,7 @@
 import type { KubeObject, OwnerReference } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
 import { hashObject } from "../hash/index.ts";
+import type { SameScalar } from "./scalars.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
 export const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
@@ -73,20 +74,21 @@ export function stampDesiredHash(obj: KubeObject): string {
 /**
  * Whether every field of `desired` is present in `live` with the same value (`live` may hold
  * more: server defaults, other managers' fields). Lists must have the same length and match
- * element by element. `sameScalar` decides scalar equality (quantities compare numerically).
+ * element by element. `sameScalar` decides scalar equality at a path (see `scalarComparer`:
+ * quantities compare by amount only in quantity fields).
  */
-export function isSubset(desired: unknown, live: unknown, sameScalar: (a: unknown, b: unknown) => boolean = Object.is): boolean {
+export function isSubset(desired: unknown, live: unknown, sameScalar: SameScalar = (a, b) => Object.is(a, b), path: (string | number)[] = []): boolean {
   if (Array.isArray(desired)) {
     if (!Array.isArray(live) || live.length !== desired.length) return false;
-    return desired.every((d, i) => isSubset(d, live[i], sameScalar));
+    return desired.every((d, i) => isSubset(d, live[i], sameScalar, [...path, i]));
   }
   if (desired !== null && typeof desired === "object") {
     if (live === null || typeof live !== "object" || Array.isArray(live)) return false;
     for (const [k, v] of Object.entries(desired)) {
       if (v === undefined) continue;
-      if (!isSubset(v, (live as Record<string, unknown>)[k], sameScalar)) return false;
+      if (!isSubset(v, (live as Record<string, unknown>)[k], sameScalar, [...path, k])) return false;
     }
     return true;
   }
-  return desired === live || sameScalar(desired, live);
+  return desired === live || sameScalar(desired, live, path);
 }

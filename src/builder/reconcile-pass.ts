@@ -10,7 +10,7 @@ import type { BuilderEntry, BuilderOptions } from "./builder.ts";
 import { controllerReference, DESIRED_HASH_ANNOTATION, isSubset, MANAGED_BY_LABEL, prepareDesired, stampDesiredHash } from "./desired.ts";
 import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
 import { describeObject, summarize } from "./reconcile-result.ts";
-import { sameQuantityOrValue } from "./scalars.ts";
+import { scalarComparer } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
 import { ConfigOutcomes, withLiveConfigHashes } from "./config-hashes.ts";
 import { driftPatch } from "./drift.ts";
@@ -143,8 +143,9 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
     return { result: { ...ref, action: "failed", error }, live };
   }
   const hash = stampDesiredHash(desired);
+  const same = scalarComparer(desired.apiVersion);
   const sameHash = live?.metadata?.annotations?.[DESIRED_HASH_ANNOTATION] === hash;
-  if (live && sameHash && isSubset(desired, live, sameQuantityOrValue)) return { result: { ...ref, action: "unchanged" }, live };
+  if (live && sameHash && isSubset(desired, live, same)) return { result: { ...ref, action: "unchanged" }, live };
   const reason = !live ? undefined : sameHash ? "the live object drifted from the desired state" : "the desired state changed";
 
   const immutable = live ? (entry.rules.immutableChanges?.(live, desired) ?? []) : [];
@@ -174,9 +175,9 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
   if (ctx.dryRun) return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live };
   try {
     let applied = await client.apply(desired, { force: ctx.options.force ?? true });
-    if (live && !isSubset(desired, applied, sameQuantityOrValue)) {
+    if (live && !isSubset(desired, applied, same)) {
       // List items another manager added or re-keyed survive an apply: replace those lists.
-      const ops = driftPatch(desired, applied, sameQuantityOrValue);
+      const ops = driftPatch(desired, applied, same);
       if (ops.length) applied = await client.patch(ref, ops, "json");
     }
     await ctx.notes.changed(desired, live ? "Updated" : "Created", reason);

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { controllerReference, isSubset, prepareDesired, stampDesiredHash, MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION } from "../../src/builder/desired.ts";
 import { BuilderValidationError } from "../../src/errors.ts";
-import { sameQuantityOrValue } from "../../src/builder/scalars.ts";
+import { scalarComparer } from "../../src/builder/scalars.ts";
 import type { KubeObject } from "../../src/client/types.ts";
 
 const owner = { apiVersion: "example.com/v1", kind: "DataApp", metadata: { name: "demo", namespace: "apps", uid: "u-1" } };
@@ -53,9 +53,22 @@ describe("desired objects", () => {
     assert.equal(isSubset({ l: [{ n: "a" }] }, { l: [{ n: "a", extra: 1 }] }), true);
     assert.equal(isSubset({ l: [{ n: "a" }] }, { l: [{ n: "a" }, { n: "b" }] }), false);
     assert.equal(isSubset({ a: 1 }, { a: 2 }), false);
-    assert.equal(isSubset({ cpu: "0.5" }, { cpu: "500m" }, sameQuantityOrValue), true);
-    assert.equal(isSubset({ mem: "1024Mi" }, { mem: "1Gi" }, sameQuantityOrValue), true);
-    assert.equal(isSubset({ mem: "1Gi" }, { mem: "2Gi" }, sameQuantityOrValue), false);
-    assert.equal(isSubset({ name: "web" }, { name: "web2" }, sameQuantityOrValue), false);
+    const builtin = scalarComparer("apps/v1");
+    const limits = (cpu: string) => ({ spec: { containers: [{ resources: { limits: { cpu } } }] } });
+    assert.equal(isSubset(limits("0.5"), limits("500m"), builtin), true);
+    assert.equal(isSubset({ spec: { resources: { requests: { storage: "1024Mi" } } } }, { spec: { resources: { requests: { storage: "1Gi" } } } }, builtin), true);
+    assert.equal(isSubset({ spec: { volumes: [{ emptyDir: { sizeLimit: "1024Mi" } }] } }, { spec: { volumes: [{ emptyDir: { sizeLimit: "1Gi" } }] } }, builtin), true);
+    assert.equal(isSubset(limits("1"), limits("2"), builtin), false);
+    assert.equal(isSubset({ name: "web" }, { name: "web2" }, builtin), false);
+  });
+
+  it("strings that only look like equal numbers differ outside quantity fields", () => {
+    const core = scalarComparer("v1");
+    assert.equal(isSubset({ data: { version: "1.10" } }, { data: { version: "1.1" } }, core), false);
+    assert.equal(isSubset({ data: { port: "0080" } }, { data: { port: "80" } }, core), false);
+    assert.equal(isSubset({ spec: { replicasText: "0.5" } }, { spec: { replicasText: "500m" } }, scalarComparer("apps/v1")), false);
+    const custom = scalarComparer("example.com/v1");
+    const limits = (cpu: string) => ({ spec: { resources: { limits: { cpu } } } });
+    assert.equal(isSubset(limits("0.5"), limits("500m"), custom), false, "a CRD's strings are stored as sent");
   });
 });
