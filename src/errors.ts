@@ -150,6 +150,37 @@ export class BuilderValidationErrors extends OperatorRuntimeError {
   }
 }
 
+/**
+ * A Builder refused to write an object that already exists and is not controlled by its owner:
+ * it belongs to someone else (a user's `kubectl apply`, another controller), and writing over
+ * it — then pruning it, or letting garbage collection delete it with the owner — would lose
+ * their data. `controller` names its controller owner, if any.
+ *
+ * An object with no controller can be adopted explicitly: `{ adopt: true }` on the object
+ * (`.configMap(obj, { adopt: true })`) or on the Builder (`new Builder({ …, adopt: true })`).
+ * An object controlled by another owner is never adopted.
+ *
+ * @example
+ * ```ts
+ * for (const o of result.objects) {
+ *   if (o.error instanceof NotOwnedError) console.warn(o.error.message, o.error.controller?.name ?? "no controller");
+ * }
+ * ```
+ */
+export class NotOwnedError extends OperatorRuntimeError {
+  /** `Kind/namespace/name` of the refused object. */
+  readonly object: string;
+  /** Its controller owner reference, or undefined when it has none. */
+  readonly controller: { apiVersion: string; kind: string; name: string; uid: string } | undefined;
+
+  constructor(object: string, controller: { apiVersion: string; kind: string; name: string; uid: string } | undefined, message: string) {
+    super(message);
+    this.name = "NotOwnedError";
+    this.object = object;
+    this.controller = controller;
+  }
+}
+
 /** An error that must not be retried (a reconcile returning it is not requeued). */
 export class TerminalError extends OperatorRuntimeError {
   constructor(message: string, options?: { cause?: unknown }) {

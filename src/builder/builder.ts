@@ -34,6 +34,14 @@ export interface ObjectOptions {
    * keep running and are adopted by the new object. Default false.
    */
   recreateOnImmutableChange?: boolean;
+  /**
+   * Take over this object when it already exists with no controller (created by hand or by
+   * another tool): it gets the owner reference and the Builder's fields, and is pruned and
+   * garbage-collected like any child from then on. Default: the Builder's `adopt` option
+   * (false): such an object is `failed` with a `NotOwnedError` and left as it is. An object
+   * controlled by another owner is never adopted.
+   */
+  adopt?: boolean;
 }
 
 /** Constructor options of {@link Builder}. */
@@ -72,6 +80,13 @@ export interface BuilderOptions {
   orderedRollout?: boolean;
   /** Take over fields other managers set (server-side apply `force`). Default true, as controllers should. */
   force?: boolean;
+  /**
+   * Adopt every added object that already exists with no controller (see
+   * {@link ObjectOptions.adopt}, which wins per object). Default false: an existing object the
+   * owner does not control is reported `failed` with a `NotOwnedError` and a Warning event, and
+   * never written, pruned or garbage-collected by the Builder.
+   */
+  adopt?: boolean;
 }
 
 /** One added object. */
@@ -95,6 +110,8 @@ export interface BuilderEntry {
  * failed is held back, `waiting` on it, so its hash never describes config the cluster does
  * not hold) → Services → custom objects → prune. Every object
  * gets the owner as controller ownerReference, the common labels and the managed-by label.
+ * An object that already exists is written only when the owner controls it: one with no
+ * controller needs `adopt`, one another owner controls is never touched (`NotOwnedError`).
  *
  * Guarantees: an object is written only when its desired hash changed or the live object no
  * longer holds every desired field (drift) — a steady state costs zero writes. Writes are

@@ -33,6 +33,12 @@ export class EventNotes {
     return this.#record("Warning", `${action}Failed`, action, `${action} ${name(obj)} failed: ${error.message}`);
   }
 
+  /** `NotOwned` (Warning) for an existing object the Builder refused to write over. */
+  notOwned(obj: KubeObject, error: Error, dryRun: boolean): Promise<void> {
+    if (dryRun) return Promise.resolve();
+    return this.#record("Warning", "NotOwned", "Update", `Left ${name(obj)} alone: ${error.message}`);
+  }
+
   async #record(type: "Normal" | "Warning", reason: string, action: string, note: string): Promise<void> {
     if (!this.#recorder) return;
     try {

@@ -16,6 +16,7 @@ import { ConfigOutcomes, withLiveConfigHashes } from "./config-hashes.ts";
 import { driftPatch } from "./drift.ts";
 import { knownScope, placementProblems } from "./ownership.ts";
 import { validateEntries } from "./validate-entries.ts";
+import { controlOf, notOwned } from "./control.ts";
 
 const PHASES = ["config", "storage", "workload", "service", "custom"] as const;
 const DEFAULT_MANAGED: KindRef[] = [
@@ -94,7 +95,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
         }
         p.desired = hashed.object;
       }
-      const { result, live } = await reconcileOne(p, { options, reader, dryRun, notes });
+      const { result, live } = await reconcileOne(p, { options, fieldManager, reader, dryRun, notes });
       results.push(result);
       if (phase === "config") configs.reconciled(result);
       if (gated) blockedBy = gateAfter(p, result, live);
@@ -121,6 +122,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
 
 interface PassContext {
   options: BuilderOptions;
+  fieldManager: string;
   reader: NonNullable<BuilderOptions["reader"]>;
   dryRun: boolean;
   notes: EventNotes;
@@ -136,17 +138,21 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
     return { result: { ...ref, action: "failed", error: err as Error }, live };
   }
   if (live?.metadata?.deletionTimestamp) return { result: { ...ref, action: "waiting", reason: "the live object is being deleted" }, live };
-  const controller = live?.metadata?.ownerReferences?.find((r) => r.controller === true);
-  const ownerUid = ctx.options.owner.metadata?.uid;
-  if (controller && controller.uid !== ownerUid) {
-    const error = new OperatorRuntimeError(`${describeObject(ref)} is controlled by ${controller.kind} ${controller.name}, not by this ${ctx.options.owner.kind}. Fix: rename the object, or remove it from the other controller first`);
-    return { result: { ...ref, action: "failed", error }, live };
+  let adopting = false;
+  if (live) {
+    const control = controlOf(live, ref.kind, ctx.options.owner, { key: MANAGED_BY_LABEL, value: ctx.fieldManager });
+    adopting = control === "nobody" && (entry.options.adopt ?? ctx.options.adopt ?? false);
+    if (control === "another" || (control === "nobody" && !adopting)) {
+      const error = notOwned(live, describeObject(ref), entry.method, ctx.options.owner);
+      await ctx.notes.notOwned(desired, error, ctx.dryRun);
+      return { result: { ...ref, action: "failed", error }, live };
+    }
   }
   const hash = stampDesiredHash(desired);
   const same = scalarComparer(desired.apiVersion);
   const sameHash = live?.metadata?.annotations?.[DESIRED_HASH_ANNOTATION] === hash;
   if (live && sameHash && isSubset(desired, live, same)) return { result: { ...ref, action: "unchanged" }, live };
-  const reason = !live ? undefined : sameHash ? "the live object drifted from the desired state" : "the desired state changed";
+  const reason = !live ? undefined : adopting ? "adopted: it had no controller" : sameHash ? "the live object drifted from the desired state" : "the desired state changed";
 
   const immutable = live ? (entry.rules.immutableChanges?.(live, desired) ?? []) : [];
   if (live && immutable.length) {
