@@ -87,6 +87,22 @@ export interface BuilderOptions {
    * never written, pruned or garbage-collected by the Builder.
    */
   adopt?: boolean;
+  /**
+   * What happens to the PersistentVolumeClaims added with `.storage()` when the owner is
+   * deleted, as a StatefulSet's `persistentVolumeClaimRetentionPolicy`:
+   *
+   * - `"Retain"` (default): the claim gets no ownerReference, so garbage collection never
+   *   deletes the data; it carries the managed-by label and the annotation
+   *   `operator-runtime.io/retained-by-owner-uid: <owner uid>`, by which the Builder still
+   *   recognises it as its own (updates, and prune when `prune.persistentVolumeClaims` opts in).
+   *   After the owner is gone the claim stays; a re-created owner (a new UID) takes it over with
+   *   `{ adopt: true }`, or you delete it.
+   * - `"Delete"`: the claim gets the owner as controller ownerReference, and garbage collection
+   *   deletes it with the owner.
+   *
+   * Claims a StatefulSet creates from `volumeClaimTemplates` follow the StatefulSet's own policy.
+   */
+  persistentVolumeClaimRetention?: "Retain" | "Delete";
 }
 
 /** One added object. */
@@ -109,7 +125,8 @@ export interface BuilderEntry {
  * config leaves the template byte-identical; a workload whose ConfigMap/Secret of this pass
  * failed is held back, `waiting` on it, so its hash never describes config the cluster does
  * not hold) → Services → custom objects → prune. Every object
- * gets the owner as controller ownerReference, the common labels and the managed-by label.
+ * gets the owner as controller ownerReference (PersistentVolumeClaims only with
+ * `persistentVolumeClaimRetention: "Delete"`), the common labels and the managed-by label.
  * An object that already exists is written only when the owner controls it: one with no
  * controller needs `adopt`, one another owner controls is never touched (`NotOwnedError`).
  *
@@ -184,7 +201,11 @@ export class Builder {
     return this.#add(serviceBuilder, obj, options, "service");
   }
 
-  /** Adds a PersistentVolumeClaim (`v1`): data, never pruned unless `prune.persistentVolumeClaims`. */
+  /**
+   * Adds a PersistentVolumeClaim (`v1`): data, never pruned unless `prune.persistentVolumeClaims`,
+   * kept when the owner is deleted unless `persistentVolumeClaimRetention: "Delete"`, and never
+   * deleted to re-create it while it is Bound.
+   */
   storage(pvc: Input<V1PersistentVolumeClaim>, options: ObjectOptions = {}): this {
     return this.#add(storageBuilder, pvc, options, "storage");
   }

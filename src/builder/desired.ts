@@ -7,6 +7,7 @@ import type { KubeObject, OwnerReference } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
 import { hashObject } from "../hash/index.ts";
 import type { SameScalar } from "./scalars.ts";
+import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
 export const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
@@ -37,6 +38,8 @@ export interface DesiredContext {
   /** Namespace for namespaced kinds when the object has none. */
   namespace: string | undefined;
   namespaced: boolean;
+  /** A PersistentVolumeClaim kept when the owner is deleted: no owner reference, the retained-by annotation instead. */
+  retainPersistentVolumeClaims: boolean;
 }
 
 const SERVER_OWNED = ["uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink"] as const;
@@ -51,7 +54,13 @@ export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObje
   else delete meta.namespace;
   meta.labels = { ...ctx.labels, ...meta.labels, [MANAGED_BY_LABEL]: ctx.managedBy };
   const others = (meta.ownerReferences ?? []).filter((r) => r.uid !== ctx.ownerRef.uid);
-  meta.ownerReferences = [...others, ctx.ownerRef];
+  if (ctx.retainPersistentVolumeClaims && obj.apiVersion === "v1" && obj.kind === "PersistentVolumeClaim") {
+    if (others.length) meta.ownerReferences = others;
+    else delete meta.ownerReferences;
+    meta.annotations = { ...meta.annotations, [RETAINED_BY_ANNOTATION]: ctx.ownerRef.uid };
+  } else {
+    meta.ownerReferences = [...others, ctx.ownerRef];
+  }
   if (obj.kind === "Secret" && obj.apiVersion === "v1" && obj.stringData && typeof obj.stringData === "object") {
     const data = { ...(obj.data as Record<string, string> | undefined) };
     for (const [k, v] of Object.entries(obj.stringData as Record<string, unknown>)) data[k] = Buffer.from(String(v), "utf8").toString("base64");

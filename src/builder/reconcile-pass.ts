@@ -68,7 +68,10 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   if (placement.length) throw new BuilderValidationErrors(placement);
 
   const prepared: Prepared[] = scoped.map(({ entry, namespaced }) => {
-    const desired = prepareDesired(entry.object, { ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced });
+    const desired = prepareDesired(entry.object, {
+      ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced,
+      retainPersistentVolumeClaims: options.persistentVolumeClaimRetention !== "Delete",
+    });
     return { entry, desired, ref: refOf(desired, desired.metadata?.namespace) };
   });
 
@@ -158,6 +161,11 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
   if (live && immutable.length) {
     if (!entry.options.recreateOnImmutableChange) {
       const error = new OperatorRuntimeError(`${describeObject(ref)}: ${immutable.join(", ")} cannot be changed on an existing object. Fix: keep the old value, or add it with { recreateOnImmutableChange: true } to delete and re-create it`);
+      await ctx.notes.failed(desired, "Update", error, ctx.dryRun);
+      return { result: { ...ref, action: "failed", error }, live };
+    }
+    if (ref.kind === "PersistentVolumeClaim" && (live.status as { phase?: unknown } | undefined)?.phase === "Bound") {
+      const error = new OperatorRuntimeError(`${describeObject(ref)}: ${immutable.join(", ")} cannot be changed on an existing claim, and a Bound claim holds data, so it is never deleted to re-create it. Fix: keep the old value, or move the data to a claim with a new name and delete this one yourself`);
       await ctx.notes.failed(desired, "Update", error, ctx.dryRun);
       return { result: { ...ref, action: "failed", error }, live };
     }

@@ -2,7 +2,8 @@
  * Safe pruning: delete what the owner controls but this reconcile no longer desires.
  *
  * Guarantees: an object is deleted only if ALL hold — it carries the owner's UID as its
- * controller ownerReference, it carries the Builder's managed-by label, it is of a kind the
+ * controller ownerReference (a retained PersistentVolumeClaim: the retained-by annotation, see
+ * `./retained.ts`), it carries the Builder's managed-by label, it is of a kind the
  * Builder manages, it is not in the desired inventory, and the caller ran prune only after
  * every object of the pass succeeded. PersistentVolumeClaims are skipped unless opted in.
  * Deletes carry uid and resourceVersion preconditions (a changed or re-created object is
@@ -22,6 +23,7 @@ import type { ModelObject } from "../kinds/model-object.ts";
 import type { ObjectResult } from "../builder/reconcile-result.ts";
 import type { InternalStore } from "./internal-store.ts";
 import { isNotFound } from "../errors.ts";
+import { isRetainedBy } from "./retained.ts";
 
 /** The deleting side of a client. */
 export interface ObjectDeleter {
@@ -92,7 +94,8 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
     for (const obj of live) {
       const m = obj.metadata ?? {};
       if (m.labels?.[key] !== value) continue;
-      if (!isControlledBy(obj, options.owner)) continue;
+      const pvc = kind.kind === "PersistentVolumeClaim" && kind.apiVersion === "v1";
+      if (!isControlledBy(obj, options.owner) && !(pvc && isRetainedBy(obj, options.owner, options.managedBy))) continue;
       if (options.store.has({ ...obj, apiVersion: obj.apiVersion ?? kind.apiVersion, kind: obj.kind ?? kind.kind })) continue;
       if (m.deletionTimestamp) continue;
       const ref = { apiVersion: kind.apiVersion, kind: kind.kind, name: m.name!, ...(m.namespace ? { namespace: m.namespace } : {}) };
