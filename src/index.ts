@@ -56,7 +56,7 @@ export { WorkQueue } from "./controller/work-queue.ts";
 export * from "./controller/rate-limiter.ts";
 export type { MetricsProvider, WorkQueueMetrics, ControllerMetrics } from "./controller/metrics-hooks.ts";
 export * from "./cache/index.ts";
-export { createLogger, silentLogger, jsonSink } from "./log/logger.ts";
+export { createLogger, silentLogger, jsonSink, jsonLineSink } from "./log/logger.ts";
 /**
  * client-node's `KubeConfig`, re-exported so that the one the SDK is built on is the one you
  * load: `loadFromDefault()` ($KUBECONFIG, else ~/.kube/config), `loadFromCluster()` (in a pod:

@@ -200,7 +200,7 @@ export class Controller implements Runnable {
       }
       log.debug("reconciled", { durationMs: Math.round(performance.now() - t0) });
     } catch (err) {
-      const terminal = err instanceof TerminalError;
+      const terminal = isTerminal(err);
       this.#metrics.reconcileResult("error");
       this.#metrics.reconcileError(terminal);
       if (terminal) {
@@ -215,6 +215,15 @@ export class Controller implements Runnable {
       this.#metrics.activeWorkers(--this.#active);
       this.queue.done(key);
     }
+  }
+}
+
+/** Whether a thrown value is terminal; never throws (a revoked proxy refuses `instanceof`). */
+function isTerminal(err: unknown): boolean {
+  try {
+    return err instanceof TerminalError;
+  } catch {
+    return false;
   }
 }
 
