@@ -48,6 +48,8 @@ export { Controller, requestFor, ownerRequests } from "./controller/controller.t
 export type { ControllerOptions, InformerSource, MapFunc, WatchOptions } from "./controller/controller.ts";
 export { Result, keyOf, requestOf } from "./controller/reconciler.ts";
 export type { Request, Reconciler, ReconcileContext, ReconcileAction } from "./controller/reconciler.ts";
+export { isTerminalError } from "./controller/terminal-errors.ts";
+export type { TerminalErrorOptions } from "./controller/terminal-errors.ts";
 export { finalizer } from "./controller/finalizer.ts";
 export type { FinalizerHandlers, FinalizerClient } from "./controller/finalizer.ts";
 export { generationChanged, labelsChanged, resourceVersionChanged, hasLabels, and, or } from "./controller/predicates.ts";
