@@ -48,6 +48,8 @@ export { Controller, requestFor, ownerRequests } from "./controller/controller.t
 export type { ControllerOptions, InformerSource, MapFunc, WatchOptions } from "./controller/controller.ts";
 export { Result, keyOf, requestOf } from "./controller/reconciler.ts";
 export type { Request, Reconciler, ReconcileContext, ReconcileAction } from "./controller/reconciler.ts";
+export { isTerminalError } from "./controller/terminal-errors.ts";
+export type { TerminalErrorOptions } from "./controller/terminal-errors.ts";
 export { finalizer } from "./controller/finalizer.ts";
 export type { FinalizerHandlers, FinalizerClient } from "./controller/finalizer.ts";
 export { generationChanged, labelsChanged, resourceVersionChanged, hasLabels, and, or } from "./controller/predicates.ts";
@@ -56,7 +58,7 @@ export { WorkQueue } from "./controller/work-queue.ts";
 export * from "./controller/rate-limiter.ts";
 export type { MetricsProvider, WorkQueueMetrics, ControllerMetrics } from "./controller/metrics-hooks.ts";
 export * from "./cache/index.ts";
-export { createLogger, silentLogger, jsonSink } from "./log/logger.ts";
+export { createLogger, silentLogger, jsonSink, jsonLineSink } from "./log/logger.ts";
 /**
  * client-node's `KubeConfig`, re-exported so that the one the SDK is built on is the one you
  * load: `loadFromDefault()` ($KUBECONFIG, else ~/.kube/config), `loadFromCluster()` (in a pod:

@@ -8,7 +8,6 @@ import type { Informer } from "../cache/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { Runnable } from "../manager/runnable.ts";
-import { TerminalError } from "../errors.ts";
 import type { MetricsProvider } from "./metrics-hooks.ts";
 import { noopMetrics } from "./metrics-hooks.ts";
 import type { Predicate } from "./predicates.ts";
@@ -16,6 +15,8 @@ import type { Reconciler, Request } from "./reconciler.ts";
 import { keyOf, requestOf } from "./reconciler.ts";
 import { WorkQueue } from "./work-queue.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
+import { TerminalErrors, isTerminalError } from "./terminal-errors.ts";
+import type { TerminalErrorOptions } from "./terminal-errors.ts";
 
 /** Where a controller gets informers from (the Manager's Cache). */
 export interface InformerSource {
@@ -62,14 +63,25 @@ export interface ControllerOptions {
   metrics?: MetricsProvider;
   /** How long start() waits for caches (default 2 min). */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Writes `Ready=False` on the primary when a reconcile fails with a terminal error (a
+   * `ResourceClient` fits; the kind needs a status subresource). Without it, terminal errors
+   * are only logged (and still not retried until the object changes).
+   */
+  statusClient?: TerminalErrorOptions["statusClient"];
+  /** Records one Warning event on the primary per terminal error (an `EventRecorder` fits). */
+  recorder?: TerminalErrorOptions["recorder"];
 }
 
 /**
  * A running controller (a leader-only {@link Runnable}).
  *
  * Guarantees: a key is reconciled by one worker at a time; events during a reconcile cause
- * exactly one more run; throws and rejections are caught (never crash the process) and retried
- * with per-key backoff; `TerminalError`s are logged and not retried; `requeueAfter` keeps the
+ * exactly one more run; throws and rejections of any value are caught (never crash the process)
+ * and retried with per-key backoff; terminal errors (`terminal(err)`, the Builder's validation
+ * errors) are logged, set `Ready=False` and emit one Warning event on the primary (with
+ * `statusClient` and `recorder`), and are not run again until the primary changes (see
+ * {@link TerminalErrors}); `requeueAfter` keeps the
  * earliest deadline. `stop()` drains: it waits for running reconciles; `abort()` stops at once
  * and aborts their `signal` (leadership lost). Every log line of a run carries controller, key
  * and reconcileID.
@@ -94,6 +106,8 @@ export class Controller implements Runnable {
   readonly #metrics: ReturnType<MetricsProvider["controller"]>;
   readonly #unsubscribe: (() => void)[] = [];
   readonly #workers: Promise<void>[] = [];
+  readonly #terminal: TerminalErrors;
+  #primary: Informer | undefined;
   #abort = new AbortController();
   #active = 0;
   #started = false;
@@ -104,6 +118,10 @@ export class Controller implements Runnable {
     this.#log = (options.logger ?? silentLogger).child({ controller: options.name });
     const metrics = options.metrics ?? noopMetrics;
     this.#metrics = metrics.controller(options.name);
+    this.#terminal = new TerminalErrors({
+      ...(options.statusClient ? { statusClient: options.statusClient } : {}),
+      ...(options.recorder ? { recorder: options.recorder } : {}),
+    });
     this.queue = new WorkQueue({ name: options.name, metrics: metrics.workQueue(options.name), ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}) });
   }
 
@@ -114,7 +132,8 @@ export class Controller implements Runnable {
     const o = this.#options;
     const informers: Informer[] = [];
     const forKind = o.for.kind;
-    informers.push(this.#watch(o.for, (obj) => [requestFor(obj)]));
+    this.#primary = this.#watch(o.for, (obj) => [requestFor(obj)]);
+    informers.push(this.#primary);
     for (const w of o.owns ?? []) informers.push(this.#watch(w, (obj) => ownerRequests(obj, forKind)));
     for (const w of o.watches ?? []) informers.push(this.#watch(w, w.map));
     const timeout = o.cacheSyncTimeoutMs ?? 120_000;
@@ -181,12 +200,20 @@ export class Controller implements Runnable {
   }
 
   async #process(key: string): Promise<void> {
+    const req = requestOf(key);
+    const primary = this.#primary?.get(req.name, req.namespace || undefined);
+    if (this.#terminal.holds(key, primary)) {
+      // Failed terminally and unchanged since: running it again would fail the same way.
+      this.queue.forget(key);
+      this.queue.done(key);
+      return;
+    }
     const reconcileID = randomUUID();
     const log = this.#log.child({ key, reconcileID });
     this.#metrics.activeWorkers(++this.#active);
     const t0 = performance.now();
     try {
-      const result = (await this.#options.reconcile(requestOf(key), { log, reconcileID, signal: this.#abort.signal })) ?? {};
+      const result = (await this.#options.reconcile(req, { log, reconcileID, signal: this.#abort.signal })) ?? {};
       if (result.requeueAfter !== undefined && result.requeueAfter >= 0) {
         this.queue.forget(key);
         this.queue.addAfter(key, result.requeueAfter);
@@ -200,12 +227,18 @@ export class Controller implements Runnable {
       }
       log.debug("reconciled", { durationMs: Math.round(performance.now() - t0) });
     } catch (err) {
-      const terminal = err instanceof TerminalError;
+      const terminal = isTerminalError(err);
       this.#metrics.reconcileResult("error");
       this.#metrics.reconcileError(terminal);
       if (terminal) {
         this.queue.forget(key);
-        log.error("reconcile failed; not retrying (terminal error)", { error: err });
+        log.error("reconcile failed; not retrying until the object changes (terminal error)", { error: err });
+        try {
+          await this.#terminal.record(key, primary, err);
+        } catch (recordErr) {
+          this.queue.addRateLimited(key);
+          log.error("could not record the terminal error on the object; retrying with backoff", { error: recordErr });
+        }
       } else {
         this.queue.addRateLimited(key);
         log.error("reconcile failed; retrying with backoff", { error: err, retries: this.queue.numRequeues(key) });

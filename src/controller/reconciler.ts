@@ -69,10 +69,19 @@ export interface ReconcileContext {
  * A reconciler: makes the world match the object named by `request`.
  *
  * Contract: return (or resolve) {@link Result.done} when done; {@link Result.requeueAfter} for
- * a timed re-run; throw to retry with per-key exponential backoff (5 ms doubling to 1000 s,
- * reset on success); throw a `terminal(err)` error to record it and not retry. A reconcile is
- * never run twice at once for the same key; changes that arrive while it runs cause exactly
- * one more run afterwards. It must be idempotent: it may run at any time, for any reason.
+ * a timed re-run; throw (any value) to retry with per-key exponential backoff (5 ms doubling
+ * to 1000 s, reset on success). Throw a terminal error for what retrying cannot fix: a
+ * `terminal(err)`, or the Builder's `BuilderValidationErrors` / `BuilderValidationError`, which
+ * are terminal by default (a bad spec does not fix itself). A terminal error is logged, sets
+ * `Ready=False` with reason `InvalidSpec` (validation) or `ReconcileFailed` and the message on
+ * the primary's status (when the controller has a `statusClient`), emits one Warning event
+ * (when it has a `recorder`), and the key is not run again until the primary object changes
+ * (a new resourceVersion: a spec edit, a label, another writer's status) — events of owned or
+ * watched objects and `enqueue()` do not wake it. Set `Ready` yourself once reconciling
+ * succeeds: the controller does not clear the condition. To retry on another object's change,
+ * throw a plain error instead. A reconcile is never run twice at once for the same key;
+ * changes that arrive while it runs cause exactly one more run afterwards. It must be
+ * idempotent: it may run at any time, for any reason.
  */
 export type Reconciler = (request: Request, context: ReconcileContext) => Promise<ReconcileAction | void> | ReconcileAction | void;
 

@@ -1,8 +1,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Cache, Controller, ResourceClient, Result, createLogger, terminal } from "../../src/index.ts";
+import { Cache, Controller, ResourceClient, Result, createLogger, jsonLineSink, terminal } from "../../src/index.ts";
 import type { LogRecord } from "../../src/index.ts";
+import { hostileValues } from "../support/hostile-values.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
 describe("Controller logging and error handling", () => {
@@ -58,5 +59,40 @@ describe("Controller logging and error handling", () => {
       await within(controller.stop(), "controller.stop()");
     }
     assert.equal(runs.get("broken"), 1, "a terminal error is not retried");
+  });
+  it("logs any thrown value (cyclic, BigInt, Symbol, throwing getters, proxies, huge) as one JSON line, retries it and keeps running", async () => {
+    const values = hostileValues();
+    const names = Object.keys(values).map((n) => `throws-${n.toLowerCase()}`);
+    const thrown = new Map(Object.entries(values).map(([n, v], i) => [names[i]!, v]));
+    const lines: string[] = [];
+    const runs = new Map<string, number>();
+    const controller = new Controller({
+      name: "hostile",
+      source: cache,
+      logger: createLogger({ sink: jsonLineSink((line) => lines.push(line)) }),
+      for: { kind: { apiVersion: "v1", kind: "ConfigMap" }, namespace: "default", predicates: [(e) => e.obj.metadata?.name?.startsWith("throws-") ?? false] },
+      reconcile: async (req) => {
+        const n = (runs.get(req.name) ?? 0) + 1;
+        runs.set(req.name, n);
+        if (thrown.has(req.name) && n < 3) throw thrown.get(req.name);
+        return Result.done();
+      },
+    });
+    await within(controller.start(new AbortController().signal), "the controller to start");
+    try {
+      for (const name of names) await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name } });
+      await waitFor(() => names.every((n) => runs.get(n) === 3), "every hostile throw retried until the third run succeeds", 15_000);
+      const created = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "throws-nothing" } });
+      assert.equal(created.code, 201, created.text);
+      await waitFor(() => runs.get("throws-nothing") === 1, "the controller still reconciles afterwards");
+      const failures = lines.map((l) => JSON.parse(l)).filter((r) => r.level === "error");
+      for (const name of names) {
+        assert.equal(failures.filter((r) => r.key === `default/${name}`).length, 2, `two failures logged for ${name}`);
+      }
+      assert.ok(lines.every((l) => l.length < 1_000_000), "every line bounded");
+      assert.equal(failures.find((r) => r.key === "default/throws-bigint")?.error, "12345678901234567890n");
+    } finally {
+      await within(controller.stop(), "controller.stop()");
+    }
   });
 });
