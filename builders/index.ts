@@ -28,4 +28,5 @@ export { customObject } from "./custom.ts";
 export { parseQuantity } from "./quantity.ts";
 export { checkJson } from "./json-check.ts";
 export type { JsonCheck } from "./json-check.ts";
-export { dns1123Label, dns1123Subdomain, labelKey, labelValue, problem } from "./validation.ts";
+export { checkLabels, dns1123Label, dns1123Subdomain, labelKey, labelValue, problem } from "./validation.ts";
+export type { Problems } from "./validation.ts";

@@ -76,6 +76,20 @@ export interface BuilderOptions {
    * here, or its last objects are never pruned. Kind handles fit: `manages: [Greeting]`.
    */
   manages?: readonly Kind[];
+  /**
+   * Scopes this Builder to one part of its owner, so that several Builders may reconcile one
+   * owner (say, one per reconcile step or per sub-resource of the spec) without pruning each
+   * other's objects. Every object gets the label `operator-runtime.io/component: <component>`,
+   * and prune considers only the owner's objects with this label; a Builder without a component
+   * considers only the owner's objects without the label.
+   *
+   * Two Builders of one owner with the same component (or both without one) are one Builder
+   * split in two: each prunes what the other added. Give each its own component. An object
+   * that carries another component of the same owner is never written (its result is
+   * `failed`: add each object to one Builder only). A valid label value (e.g. `"broker"`);
+   * default: none.
+   */
+  component?: string;
   /** Roll workloads out one at a time, in the order they were added. Default false. */
   orderedRollout?: boolean;
   /** Take over fields other managers set (server-side apply `force`). Default true, as controllers should. */
@@ -148,7 +162,8 @@ export interface BuilderEntry {
  * so that check rejects after the discovery reads, still before any write. A kind discovery
  * cannot find (a CRD not installed yet) is not misuse: that object is `failed` in the result.
  *
- * Caveats: a Builder is for one pass: build a new one per reconcile.
+ * Caveats: a Builder is for one pass: build a new one per reconcile. Several Builders for one
+ * owner need distinct `component` options, or they prune each other's objects.
  *
  * RBAC: get, list, patch, delete on every managed kind; create/patch on events.
  *

@@ -11,6 +11,8 @@ import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
 export const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+/** The label scoping an object to one Builder `component` of its owner (absent: the owner's unnamed Builder). */
+export const COMPONENT_LABEL = "operator-runtime.io/component";
 /** The annotation holding the hash of the desired object, used to skip writes. */
 export const DESIRED_HASH_ANNOTATION = "operator-runtime.io/desired-hash";
 
@@ -38,6 +40,8 @@ export interface DesiredContext {
   /** Namespace for namespaced kinds when the object has none. */
   namespace: string | undefined;
   namespaced: boolean;
+  /** The Builder's component: its objects carry {@link COMPONENT_LABEL} with this value. */
+  component: string | undefined;
   /** A PersistentVolumeClaim kept when the owner is deleted: no owner reference, the retained-by annotation instead. */
   retainPersistentVolumeClaims: boolean;
 }
@@ -53,6 +57,8 @@ export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObje
   if (ctx.namespaced) meta.namespace ??= ctx.namespace;
   else delete meta.namespace;
   meta.labels = { ...ctx.labels, ...meta.labels, [MANAGED_BY_LABEL]: ctx.managedBy };
+  if (ctx.component === undefined) delete meta.labels[COMPONENT_LABEL];
+  else meta.labels[COMPONENT_LABEL] = ctx.component;
   const others = (meta.ownerReferences ?? []).filter((r) => r.uid !== ctx.ownerRef.uid);
   if (ctx.retainPersistentVolumeClaims && obj.apiVersion === "v1" && obj.kind === "PersistentVolumeClaim") {
     if (others.length) meta.ownerReferences = others;

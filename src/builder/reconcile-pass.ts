@@ -7,7 +7,7 @@ import { BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError }
 import { InternalStore } from "../store/internal-store.ts";
 import { prune } from "../store/prune.ts";
 import type { BuilderEntry, BuilderOptions } from "./builder.ts";
-import { controllerReference, DESIRED_HASH_ANNOTATION, isSubset, MANAGED_BY_LABEL, prepareDesired, stampDesiredHash } from "./desired.ts";
+import { COMPONENT_LABEL, controllerReference, DESIRED_HASH_ANNOTATION, isSubset, MANAGED_BY_LABEL, prepareDesired, stampDesiredHash } from "./desired.ts";
 import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
 import { describeObject, summarize } from "./reconcile-result.ts";
 import { scalarComparer } from "./scalars.ts";
@@ -70,7 +70,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   const prepared: Prepared[] = scoped.map(({ entry, namespaced }) => {
     const desired = prepareDesired(entry.object, {
       ownerRef, labels: options.labels ?? {}, managedBy: fieldManager, namespace, namespaced,
-      retainPersistentVolumeClaims: options.persistentVolumeClaimRetention !== "Delete",
+      retainPersistentVolumeClaims: options.persistentVolumeClaimRetention !== "Delete", component: options.component,
     });
     return { entry, desired, ref: refOf(desired, desired.metadata?.namespace) };
   });
@@ -115,7 +115,8 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
     for (const p of prepared) store.add(p.desired);
     const kinds = uniqueKinds([...DEFAULT_MANAGED, ...prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind })), ...(options.manages ?? [])]);
     results.push(...(await prune({
-      reader, deleter: client, owner: options.owner, managedBy: { key: MANAGED_BY_LABEL, value: fieldManager }, kinds, namespace, store,
+      reader, deleter: client, owner: options.owner, managedBy: { key: MANAGED_BY_LABEL, value: fieldManager },
+      component: { key: COMPONENT_LABEL, value: options.component }, kinds, namespace, store,
       persistentVolumeClaims: options.prune?.persistentVolumeClaims === true, dryRun,
       onDeleted: (obj) => notes.deleted(obj),
     })));
@@ -148,6 +149,13 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
     if (control === "another" || (control === "nobody" && !adopting)) {
       const error = notOwned(live, describeObject(ref), entry.method, ctx.options.owner);
       await ctx.notes.notOwned(desired, error, ctx.dryRun);
+      return { result: { ...ref, action: "failed", error }, live };
+    }
+    const theirs = live.metadata?.labels?.[COMPONENT_LABEL];
+    if (control === "owner" && theirs !== undefined && theirs !== ctx.options.component) {
+      const mine = ctx.options.component === undefined ? "this Builder has no component" : `this Builder is component ${JSON.stringify(ctx.options.component)}`;
+      const error = new OperatorRuntimeError(`${describeObject(ref)} belongs to component ${JSON.stringify(theirs)} of the same ${ctx.options.owner.kind}, but ${mine}: two Builders of one owner would overwrite and prune each other's objects. Fix: add each object to one Builder only`);
+      await ctx.notes.failed(desired, "Update", error, ctx.dryRun);
       return { result: { ...ref, action: "failed", error }, live };
     }
   }

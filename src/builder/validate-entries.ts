@@ -6,7 +6,7 @@
 import type { KubeObject } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
 import { InternalStore } from "../store/internal-store.ts";
-import { checkJson, problem } from "../../builders/index.ts";
+import { checkJson, checkLabels, labelValue, problem } from "../../builders/index.ts";
 import type { BuilderEntry, BuilderOptions } from "./builder.ts";
 import { controllerReference } from "./desired.ts";
 import { knownScope, namespaceOptionProblems, placementProblems } from "./ownership.ts";
@@ -25,6 +25,14 @@ export function validateEntries(options: BuilderOptions, entries: readonly Build
   const ownerRef = controllerReference(options.owner);
   if (ownerRef instanceof BuilderValidationError) problems.push(ownerRef);
   problems.push(...namespaceOptionProblems(options.owner, options.namespace));
+  // Common labels land on every object: a bad one would fail every write, so it is misuse too.
+  const labelProblems: BuilderValidationError[] = [];
+  checkLabels({ list: labelProblems, add: (field, why, fix) => void labelProblems.push(new BuilderValidationError("Builder", field, why, fix)) }, "labels", options.labels);
+  problems.push(...labelProblems);
+  if (options.component !== undefined) {
+    const why = typeof options.component !== "string" ? `is ${JSON.stringify(options.component) ?? typeof options.component}, not a string` : options.component === "" ? "is empty" : labelValue(options.component);
+    if (why) problems.push(new BuilderValidationError("Builder", "component", why, 'name the component with a label value such as "broker", or leave the option out'));
+  }
   const namespace = options.namespace ?? options.owner.metadata?.namespace;
   const store = new InternalStore();
   const filled: BuilderEntry[] = [];

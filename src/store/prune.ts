@@ -3,7 +3,8 @@
  *
  * Guarantees: an object is deleted only if ALL hold — it carries the owner's UID as its
  * controller ownerReference (a retained PersistentVolumeClaim: the retained-by annotation, see
- * `./retained.ts`), it carries the Builder's managed-by label, it is of a kind the
+ * `./retained.ts`), it carries the Builder's managed-by label and its component label (or,
+ * for the owner's unnamed Builder, no component label), it is of a kind the
  * Builder manages, it is not in the desired inventory, and the caller ran prune only after
  * every object of the pass succeeded. PersistentVolumeClaims are skipped unless opted in.
  * Deletes carry uid and resourceVersion preconditions (a changed or re-created object is
@@ -40,6 +41,11 @@ export interface PruneOptions {
   owner: KubeObject;
   /** The managed-by label every object of the Builder carries. */
   managedBy: { key: string; value: string };
+  /**
+   * The Builder's component label (`{ key, value }`): only objects carrying it are pruned; with
+   * `value` undefined, only objects without the label (those of the owner's unnamed Builder).
+   */
+  component: { key: string; value: string | undefined };
   /** Kinds the Builder manages. */
   kinds: readonly Kind[];
   /** Namespace to prune in (undefined: cluster-scoped kinds). */
@@ -75,6 +81,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
   const ownerUid = options.owner.metadata?.uid;
   if (!ownerUid) return [];
   const { key, value } = options.managedBy;
+  const component = options.component;
   const results: ObjectResult[] = [];
   for (const kind of options.kinds) {
     if (kind.kind === "PersistentVolumeClaim" && kind.apiVersion === "v1" && !options.persistentVolumeClaims) continue;
@@ -82,7 +89,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
     try {
       live = await options.reader.list(kind, {
         ...(options.namespace ? { namespace: options.namespace } : {}),
-        labelSelector: `${key}=${value}`,
+        labelSelector: `${key}=${value},${component.value === undefined ? `!${component.key}` : `${component.key}=${component.value}`}`,
       });
     } catch (err) {
       results.push({
@@ -94,6 +101,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
     for (const obj of live) {
       const m = obj.metadata ?? {};
       if (m.labels?.[key] !== value) continue;
+      if (m.labels?.[component.key] !== component.value) continue;
       const pvc = kind.kind === "PersistentVolumeClaim" && kind.apiVersion === "v1";
       if (!isControlledBy(obj, options.owner) && !(pvc && isRetainedBy(obj, options.owner, options.managedBy))) continue;
       if (options.store.has({ ...obj, apiVersion: obj.apiVersion ?? kind.apiVersion, kind: obj.kind ?? kind.kind })) continue;

@@ -21,7 +21,7 @@ describe("desired objects", () => {
       { apiVersion: "example.com/v1", kind: "DataApp", name: "demo", uid: "u-1" },
       { apiVersion: "v1", kind: "ConfigMap", name: "other", uid: "u-2" },
     ] } };
-    const d = prepareDesired(input, { ownerRef: ref, labels: { a: "1" }, managedBy: "op", namespace: "apps", namespaced: true, retainPersistentVolumeClaims: true });
+    const d = prepareDesired(input, { ownerRef: ref, labels: { a: "1" }, managedBy: "op", namespace: "apps", namespaced: true, retainPersistentVolumeClaims: true, component: undefined });
     assert.deepEqual(d.metadata!.ownerReferences!.map((r) => `${r.uid}:${r.controller ?? false}`), ["u-2:false", "u-1:true"]);
     assert.equal(d.metadata!.namespace, "apps");
     assert.deepEqual(d.metadata!.labels, { a: "1", [MANAGED_BY_LABEL]: "op" });
@@ -31,7 +31,7 @@ describe("desired objects", () => {
   it("folds Secret stringData into base64 data and drops server-owned fields", () => {
     const ref = controllerReference(owner) as Exclude<ReturnType<typeof controllerReference>, BuilderValidationError>;
     const d = prepareDesired({ apiVersion: "v1", kind: "Secret", metadata: { name: "s", uid: "x", resourceVersion: "9" }, stringData: { p: "pw" }, status: {} },
-      { ownerRef: ref, labels: {}, managedBy: "op", namespace: "apps", namespaced: true, retainPersistentVolumeClaims: true });
+      { ownerRef: ref, labels: {}, managedBy: "op", namespace: "apps", namespaced: true, retainPersistentVolumeClaims: true, component: undefined });
     assert.deepEqual(d.data, { p: Buffer.from("pw").toString("base64") });
     assert.equal(d.stringData, undefined);
     assert.equal(d.metadata!.uid, undefined);

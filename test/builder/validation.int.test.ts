@@ -119,4 +119,9 @@ describe("Builder input an untyped caller gets wrong (against LocalCluster)", ()
     assert.match(err.errors[0]!.problem, /is a number.*must be a string/);
     assert.doesNotMatch(err.message, /missing/);
   });
+  it("checks the common labels option like an object's labels, before any request", async () => {
+    const err = await rejected(new Builder({ client, owner, labels: untyped({ tier: 42, "bad key!": "x" }) }).configMap({ metadata: { name: "c" } }).reconcile());
+    assert.deepEqual(err.errors.map((e) => `${e.object} ${e.field}`).sort(), ["Builder labels.tier", 'Builder labels["bad key!"]']);
+    assert.equal(cluster.requests.count(), 0);
+  });
 });

@@ -1,8 +1,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, ResourceClient } from "../../src/index.ts";
-import type { KubeObject } from "../../src/index.ts";
+import { Builder, MANAGED_BY_LABEL, ResourceClient } from "../../src/index.ts";
+import type { KubeObject, ObjectReader } from "../../src/index.ts";
+import { prune } from "../../src/store/prune.ts";
+import { InternalStore } from "../../src/store/internal-store.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, within } from "../support/wait.ts";
 
@@ -40,5 +42,45 @@ describe("prune through the Builder (against LocalCluster)", () => {
     const retried = await new Builder({ client, owner }).configMap(cm("keep")).reconcile();
     assert.equal(retried.ok, true);
     assert.deepEqual(retried.objects.filter((o) => o.action === "deleted").map((o) => `${o.kind}/${o.name}`), ["Service/gone"]);
+  });
+  describe("prune() itself", () => {
+    const MANAGER = { key: MANAGED_BY_LABEL, value: "prune-test" };
+    const COMPONENT = { key: "operator-runtime.io/component", value: undefined };
+    const kinds = [{ apiVersion: "v1", kind: "ConfigMap" }];
+    const child = (name: string, labels: Record<string, string>) => ({
+      metadata: { name, labels, ownerReferences: [{ apiVersion: "example.com/v1", kind: "DataApp", name: "demo", uid: owner.metadata.uid, controller: true }] },
+      data: { v: "1" },
+    });
+    const run = (reader: ObjectReader) => prune({
+      reader, deleter: client, owner, managedBy: MANAGER, component: COMPONENT, kinds, namespace: NS,
+      store: new InternalStore(), persistentVolumeClaims: false, dryRun: false,
+    });
+    /** A reader whose lists ignore label selectors, as a cache holding every object of a kind may. */
+    const unselective = (): ObjectReader => {
+      const api = client.reader();
+      return { get: (ref) => api.get(ref), list: (kind, o) => api.list(kind, { ...o, labelSelector: undefined }) };
+    };
+
+    it("never deletes an object without the managed-by label, even one the owner controls", async () => {
+      await raw(cluster.url, "POST", `/api/v1/namespaces/${NS}/configmaps`, child("hand-made", {}));
+      const results = await run(unselective());
+      assert.equal(results.some((r) => r.name === "hand-made"), false, JSON.stringify(results));
+      assert.equal(await code(`/api/v1/namespaces/${NS}/configmaps/hand-made`), 200);
+      const viaBuilder = await new Builder({ client, owner }).configMap(cm("keep")).reconcile();
+      assert.equal(viaBuilder.objects.some((o) => o.name === "hand-made"), false);
+      assert.equal(await code(`/api/v1/namespaces/${NS}/configmaps/hand-made`), 200);
+    });
+
+    it("never deletes on a stale decision: an object changed since the list survives (delete preconditions)", async () => {
+      await raw(cluster.url, "POST", `/api/v1/namespaces/${NS}/configmaps`, child("stale", { [MANAGED_BY_LABEL]: MANAGER.value }));
+      const snapshot = await client.reader().list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: NS });
+      // Someone changes it after the list: the decision to prune was made on an old version.
+      await raw(cluster.url, "PATCH", `/api/v1/namespaces/${NS}/configmaps/stale`, { data: { v: "2" } }, "application/merge-patch+json");
+      const stale: ObjectReader = { get: (ref) => client.reader().get(ref), list: async () => snapshot as never };
+      const results = await run(stale);
+      const mine = results.find((r) => r.name === "stale");
+      assert.equal(mine?.action, "failed", JSON.stringify(results));
+      assert.equal(await code(`/api/v1/namespaces/${NS}/configmaps/stale`), 200, "the changed object survives");
+    });
   });
 });
