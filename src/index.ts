@@ -28,7 +28,8 @@
 export { Builder } from "./builder/builder.ts";
 export type { BuilderOptions, ObjectOptions, BuilderEventRecorder } from "./builder/builder.ts";
 export type { ReconcileResult, ObjectResult, ObjectAction } from "./builder/reconcile-result.ts";
-export { MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION } from "./builder/desired.ts";
+export { MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION, COMPONENT_LABEL } from "./builder/desired.ts";
+export { RETAINED_BY_ANNOTATION } from "./store/retained.ts";
 export { InternalStore } from "./store/internal-store.ts";
 export { prune, isControlledBy } from "./store/prune.ts";
 export type { PruneOptions } from "./store/prune.ts";
