@@ -15,6 +15,8 @@ import type { Predicate } from "./predicates.ts";
 import type { Reconciler, Request } from "./reconciler.ts";
 import { keyOf, requestOf } from "./reconciler.ts";
 import { WorkQueue } from "./work-queue.ts";
+import { retryAfterMs } from "./retry-after.ts";
+import type { Clock } from "./clock.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 /** Where a controller gets informers from (the Manager's Cache). */
@@ -62,6 +64,8 @@ export interface ControllerOptions {
   metrics?: MetricsProvider;
   /** How long start() waits for caches (default 2 min). */
   cacheSyncTimeoutMs?: number;
+  /** Time of the work queue's delays (default `realClock`); tests pass a `ManualClock`. */
+  clock?: Clock;
 }
 
 /**
@@ -104,7 +108,7 @@ export class Controller implements Runnable {
     this.#log = (options.logger ?? silentLogger).child({ controller: options.name });
     const metrics = options.metrics ?? noopMetrics;
     this.#metrics = metrics.controller(options.name);
-    this.queue = new WorkQueue({ name: options.name, metrics: metrics.workQueue(options.name), ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}) });
+    this.queue = new WorkQueue({ name: options.name, metrics: metrics.workQueue(options.name), ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}), ...(options.clock ? { clock: options.clock } : {}) });
   }
 
   /** Subscribes to the informers, waits for them to sync, then starts the workers. */
@@ -207,7 +211,7 @@ export class Controller implements Runnable {
         this.queue.forget(key);
         log.error("reconcile failed; not retrying (terminal error)", { error: err });
       } else {
-        this.queue.addRateLimited(key);
+        this.queue.addRateLimited(key, retryAfterMs(err));
         log.error("reconcile failed; retrying with backoff", { error: err, retries: this.queue.numRequeues(key) });
       }
     } finally {

@@ -70,7 +70,8 @@ export interface ReconcileContext {
  *
  * Contract: return (or resolve) {@link Result.done} when done; {@link Result.requeueAfter} for
  * a timed re-run; throw to retry with per-key exponential backoff (5 ms doubling to 1000 s,
- * reset on success); throw a `terminal(err)` error to record it and not retry. A reconcile is
+ * reset on success; a thrown 429 `TooManyRequestsError`, also inside `cause` or an
+ * `AggregateError`, waits at least its Retry-After); throw a `terminal(err)` error to record it and not retry. A reconcile is
  * never run twice at once for the same key; changes that arrive while it runs cause exactly
  * one more run afterwards. It must be idempotent: it may run at any time, for any reason.
  */
