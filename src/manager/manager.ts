@@ -17,6 +17,7 @@ import type { ControllerOptions, MapFunc, WatchOptions } from "../controller/con
 import type { Reconciler } from "../controller/reconciler.ts";
 import type { Runnable } from "./runnable.ts";
 import { LeaderElector } from "./leader-election.ts";
+import type { StoppedLeadingReason } from "./leader-election.ts";
 import { Metrics } from "./metrics.ts";
 import { HealthServer } from "./health-server.ts";
 
@@ -72,7 +73,9 @@ export function defaultHealthHost(env: Readonly<Record<string, string | undefine
  * election; controllers start when this process leads (at once without election). When
  * leadership is lost, controllers are stopped at once (running reconciles see their signal
  * aborted) and `lost` resolves — exit the process then, as controller-runtime does.
- * `stop()` drains controllers, stops the cache, releases the lease, stops the server.
+ * `stop()` drains controllers, stops the cache, releases the lease, stops the server; a
+ * graceful stop is not a loss (`lost` stays pending). From `start()` until `stop()` ends, the
+ * Manager keeps the process alive, standing by for the Lease included.
  * `runUntilSignal()` is the whole lifecycle for a `main()`.
  *
  * @example
@@ -109,6 +112,8 @@ export class Manager {
   #stopping: Promise<void> | undefined;
   #leading = false;
   #abort = new AbortController();
+  /** A ref'd timer held from start() until stop() ends, so a standby waiting for the Lease keeps the process alive. */
+  #keepAlive: NodeJS.Timeout | undefined;
 
   constructor(options: ManagerOptions) {
     this.logger = options.logger ?? createLogger();
@@ -169,6 +174,10 @@ export class Manager {
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
+    // Everything else waits on unref'd timers (the elector's retries) or on nothing at all (a
+    // standby has no watches yet): without this, `await mgr.runUntilSignal()` would end the
+    // process while it waits for leadership.
+    this.#keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
     const signal = this.#abort.signal;
     if (this.health) await this.health.start(signal);
     await this.cache.start(signal);
@@ -178,7 +187,7 @@ export class Manager {
       return;
     }
     this.elector.onStartedLeading(() => void this.#lead());
-    this.elector.onStoppedLeading(() => void this.#loseLeadership());
+    this.elector.onStoppedLeading((reason) => this.#stoppedLeading(reason));
     await this.elector.start(signal);
   }
 
@@ -192,6 +201,7 @@ export class Manager {
       await this.cache.stop();
       if (this.elector) await this.elector.stop();
       if (this.health) await this.health.stop();
+      clearInterval(this.#keepAlive);
       this.logger.info("stopped");
     })();
     return this.#stopping;
@@ -240,6 +250,12 @@ export class Manager {
       // start (e.g. its caches never synced): the operator cannot work, so it ends with 1.
       if (!this.#stopping) this.#fail(err);
     }
+  }
+
+  /** A graceful stop (the elector's "stopped") is not a loss: controllers were drained already. */
+  #stoppedLeading(reason: StoppedLeadingReason): void {
+    if (reason === "stopped" || this.#stopping) this.#leading = false;
+    else void this.#loseLeadership();
   }
 
   async #loseLeadership(): Promise<void> {
