@@ -8,15 +8,16 @@ import type { Informer } from "../cache/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { Runnable } from "../manager/runnable.ts";
-import { TerminalError } from "../errors.ts";
+import { OperatorRuntimeError, TerminalError } from "../errors.ts";
 import type { MetricsProvider } from "./metrics-hooks.ts";
 import { noopMetrics } from "./metrics-hooks.ts";
 import type { Predicate } from "./predicates.ts";
-import type { Reconciler, Request } from "./reconciler.ts";
+import type { ReconcileAction, Reconciler, Request } from "./reconciler.ts";
 import { keyOf, requestOf } from "./reconciler.ts";
 import { WorkQueue } from "./work-queue.ts";
 import { retryAfterMs } from "./retry-after.ts";
 import type { Clock } from "./clock.ts";
+import { realClock } from "./clock.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 /** Where a controller gets informers from (the Manager's Cache). */
@@ -64,9 +65,18 @@ export interface ControllerOptions {
   metrics?: MetricsProvider;
   /** How long start() waits for caches (default 2 min). */
   cacheSyncTimeoutMs?: number;
-  /** Time of the work queue's delays (default `realClock`); tests pass a `ManualClock`. */
+  /** Time of the work queue's delays and of reconcile timeouts (default `realClock`); tests pass a `ManualClock`. */
   clock?: Clock;
+  /**
+   * How long one reconcile may run (default 30 000 ms; 0 = no limit). When it expires, the
+   * reconcile's `signal` aborts (a client bound to it stops sending), the worker moves on to
+   * other keys, and the key is retried with backoff once the timed-out run has returned.
+   */
+  reconcileTimeoutMs?: number;
 }
+
+/** The default of {@link ControllerOptions.reconcileTimeoutMs}. */
+export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
 
 /**
  * A running controller (a leader-only {@link Runnable}).
@@ -99,12 +109,16 @@ export class Controller implements Runnable {
   readonly #unsubscribe: (() => void)[] = [];
   readonly #workers: Promise<void>[] = [];
   #abort = new AbortController();
+  readonly #clock: Clock;
+  /** Keys whose reconcile timed out and has not returned yet: not run again until it has. */
+  readonly #overdue = new Set<string>();
   #active = 0;
   #started = false;
 
   constructor(options: ControllerOptions) {
     this.#options = options;
     this.name = options.name;
+    this.#clock = options.clock ?? realClock;
     this.#log = (options.logger ?? silentLogger).child({ controller: options.name });
     const metrics = options.metrics ?? noopMetrics;
     this.#metrics = metrics.controller(options.name);
@@ -158,6 +172,12 @@ export class Controller implements Runnable {
     this.queue.add(keyOf(request));
   }
 
+  #reconcile(key: string, log: Logger, reconcileID: string): Promise<ReconcileAction | void> {
+    const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
+    return boundedReconcile((signal) => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }), key, this.#abort.signal,
+      timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
+  }
+
   #watch(w: { kind: KindRef } & WatchOptions, map: MapFunc): Informer {
     const informer = this.#options.source.informer(w.kind, w.namespace ? { namespace: w.namespace } : {});
     const pass = (e: Parameters<Predicate>[0]) => (w.predicates ?? []).every((p) => p(e));
@@ -190,7 +210,7 @@ export class Controller implements Runnable {
     this.#metrics.activeWorkers(++this.#active);
     const t0 = performance.now();
     try {
-      const result = (await this.#options.reconcile(requestOf(key), { log, reconcileID, signal: this.#abort.signal })) ?? {};
+      const result = (await this.#reconcile(key, log, reconcileID)) ?? {};
       if (result.requeueAfter !== undefined && result.requeueAfter >= 0) {
         this.queue.forget(key);
         this.queue.addAfter(key, result.requeueAfter);
@@ -220,6 +240,38 @@ export class Controller implements Runnable {
       this.queue.done(key);
     }
   }
+}
+
+/**
+ * Runs the reconciler for `key` with a signal that aborts on `abort()` or when the reconcile
+ * timeout expires; at expiry it rejects at once (the run goes on in the background until it
+ * returns, and the key is not run again before that).
+ */
+function boundedReconcile(
+  run: (signal: AbortSignal) => ReturnType<Reconciler>, key: string, stopped: AbortSignal, timeoutMs: number, clock: Clock,
+  overdue: Set<string>, requeue: (key: string) => void,
+): Promise<ReconcileAction | void> {
+  if (overdue.has(key)) {
+    return Promise.reject(new OperatorRuntimeError(`reconcile of ${key}: the previous run timed out and has not returned yet; retrying after it has`));
+  }
+  if (!(timeoutMs > 0)) return Promise.resolve().then(() => run(stopped));
+  const expiry = new AbortController();
+  const signal = AbortSignal.any([stopped, expiry.signal]);
+  const running = Promise.resolve().then(() => run(signal));
+  let timer: unknown;
+  const expired = new Promise<never>((_, reject) => {
+    timer = clock.setTimeout(() => {
+      const err = new OperatorRuntimeError(`reconcile of ${key} timed out after ${timeoutMs} ms (reconcileTimeoutMs); its signal is aborted`);
+      expiry.abort(err);
+      overdue.add(key);
+      void running.then(undefined, () => undefined).finally(() => {
+        overdue.delete(key);
+        requeue(key);
+      });
+      reject(err);
+    }, timeoutMs);
+  });
+  return Promise.race([running, expired]).finally(() => clock.clearTimeout(timer));
 }
 
 /** The request for an object itself. */

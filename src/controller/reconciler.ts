@@ -61,7 +61,11 @@ export interface ReconcileContext {
   log: Logger;
   /** Unique per run; in every log line of the run. */
   reconcileID: string;
-  /** Aborted when the controller stops without draining (leadership lost). */
+  /**
+   * Aborted when the controller stops without draining (leadership lost) or the reconcile
+   * timeout (`reconcileTimeoutMs`, default 30 s) expires. Pass it on (`{ signal }` on client
+   * calls, `client.withSignal(signal)` for a Builder) so an aborted run stops writing.
+   */
   signal: AbortSignal;
 }
 

@@ -38,6 +38,9 @@ type Attempt = "ok" | "held" | "race" | "error";
  *   final: the elector stops campaigning (as client-go's `Run` returns) — exit the process
  *   (the Manager does) or create a new elector.
  * - Every `onStartedLeading` is followed by exactly one `onStoppedLeading`, `stop()` included.
+ * - No Lease request waits forever: a candidate's attempt is abandoned after renewDeadline, a
+ *   leader's renewal when its renew deadline passes, the release after renewDeadline;
+ *   `stop()` and `abandon()` abort a request in flight instead of waiting for it.
  * - `stop()` releases only a Lease that, as last written by this elector, names it; the PUT is
  *   conditional on that resourceVersion, so it never clears another holder. It awaits promises
  *   returned by `onStoppedLeading` callbacks before releasing.
@@ -84,6 +87,8 @@ export class LeaderElector implements Runnable {
   #timer: unknown;
   #deadline: unknown;
   #inflight: Promise<void> = Promise.resolve();
+  /** Aborts the requests of the attempt in flight (its deadline passed, or stop/abandon). */
+  #attemptAbort: AbortController | undefined;
   #stopping: Promise<void> | undefined;
   readonly #onStarted: CallbackSet<void>;
   readonly #onStopped: CallbackSet<StoppedLeadingReason>;
@@ -164,6 +169,7 @@ export class LeaderElector implements Runnable {
     this.#state = "stopped";
     this.#leading = false;
     this.#clearTimers();
+    this.#attemptAbort?.abort(new OperatorRuntimeError("LeaderElector abandoned"));
     this.#stopping ??= Promise.resolve();
     return this.#inflight;
   }
@@ -171,13 +177,14 @@ export class LeaderElector implements Runnable {
   async #shutdown(): Promise<void> {
     this.#state = "stopped";
     this.#clearTimers();
+    this.#attemptAbort?.abort(new OperatorRuntimeError("LeaderElector stopped"));
     await this.#inflight;
     if (this.#leading) this.#endLeading("stopped");
     await this.#onStopped.settled();
     const lease = this.#seen.lease;
     if (lease && this.leader() === this.identity) {
       try {
-        this.#observe(await this.#client.replace(releasedLease(lease, this.#now())));
+        this.#observe(await this.#client.replace(releasedLease(lease, this.#now()), { signal: AbortSignal.timeout(this.#renewMs) }));
         this.#log.info("released the lease", { lease: this.#ref.name });
       } catch (err) {
         this.#log.warn("could not release the lease; candidates take over after its duration", { lease: this.#ref.name, error: err });
@@ -210,18 +217,23 @@ export class LeaderElector implements Runnable {
 
   /** GET, then create, take over or renew; the leader first tries a PUT on the Lease it last wrote. Never throws. */
   async #attempt(): Promise<Attempt> {
+    // Bounded like client-go's: a candidate's attempt by renewDeadline, a leader's by what is
+    // left of it. A real-time bound (not the clock's timers, which pace the protocol): requests take real time.
+    const abort = (this.#attemptAbort = new AbortController());
+    const boundMs = this.#leading ? Math.max(0, this.#writeSentAt + this.#renewMs - this.#clock.now()) : this.#renewMs;
+    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.ceil(boundMs))]);
     try {
       const last = this.#seen.lease;
-      if (this.#leading && last && (await this.#write(() => this.#client.replace<Lease>(this.#holding(last)), ConflictError))) return "ok";
-      const current = await this.#client.get<Lease>(this.#ref).catch((err: unknown) => {
+      if (this.#leading && last && (await this.#write(() => this.#client.replace<Lease>(this.#holding(last), { signal }), ConflictError))) return "ok";
+      const current = await this.#client.get<Lease>(this.#ref, { signal }).catch((err: unknown) => {
         if (err instanceof NotFoundError) return undefined;
         throw err;
       });
-      if (!current) return (await this.#write(() => this.#client.create<Lease>(this.#holding(undefined)), AlreadyExistsError)) ? "ok" : "race";
+      if (!current) return (await this.#write(() => this.#client.create<Lease>(this.#holding(undefined), { signal }), AlreadyExistsError)) ? "ok" : "race";
       this.#observe(current);
       const holder = current.spec?.holderIdentity ?? "";
       if (holder !== "" && holder !== this.identity && this.#seen.expiresIn() >= 0) return "held";
-      return (await this.#write(() => this.#client.replace<Lease>(this.#holding(current)), ConflictError)) ? "ok" : "race";
+      return (await this.#write(() => this.#client.replace<Lease>(this.#holding(current), { signal }), ConflictError)) ? "ok" : "race";
     } catch (err) {
       this.#log.warn(this.#leading ? "lease renewal failed" : "lease acquisition failed", { lease: this.#ref.name, error: err });
       return "error";

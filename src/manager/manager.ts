@@ -275,6 +275,7 @@ export class ControllerBuilder {
   readonly #owns: NonNullable<ControllerOptions["owns"]> = [];
   readonly #watches: NonNullable<ControllerOptions["watches"]> = [];
   #max = 1;
+  #timeoutMs: number | undefined;
 
   constructor(manager: Manager, name: string) {
     this.#manager = manager;
@@ -306,12 +307,19 @@ export class ControllerBuilder {
     return this;
   }
 
+  /** How long one reconcile may run before its signal aborts and the worker moves on (default 30 000 ms; 0 = no limit). */
+  reconcileTimeoutMs(ms: number): this {
+    this.#timeoutMs = ms;
+    return this;
+  }
+
   /** Sets the reconciler and registers the controller with the Manager. */
   reconcile(fn: Reconciler): Controller {
     if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
     const c = new Controller({
       name: this.#name, source: this.#manager.cache, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
       maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics,
+      ...(this.#timeoutMs !== undefined ? { reconcileTimeoutMs: this.#timeoutMs } : {}),
     });
     this.#manager.add(c);
     return c;

@@ -48,7 +48,7 @@ describe("Controller and a 429 with Retry-After", () => {
       assert.equal(controller.queue.len() + controller.queue.processing(), 0, "retried before Retry-After");
       assert.equal(attempts, 1);
       clock.advance(1);
-      await waitFor(() => attempts >= 2 && cluster.requests.count({ verb: "patch", resource: "configmaps", name: "limited", code: 200 }) === 1, "the retry after 5 s");
+      await waitFor(() => attempts >= 2 && cluster.requests.count({ verb: "patch", resource: "configmaps", name: "limited", code: 200 }) >= 1, "the retry after 5 s");
       assert.equal(cluster.requests.count({ verb: "patch", resource: "configmaps", name: "limited", code: 429 }), 1);
     } finally {
       await within(controller.abort(), "controller.abort()");
