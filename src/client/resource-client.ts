@@ -7,6 +7,7 @@ import { RequestCounter } from "./request-counter.ts";
 import type { RequestVerb } from "./request-counter.ts";
 import { Transport } from "./transport.ts";
 import type { TransportRequest } from "./transport.ts";
+import { passWriteGate } from "./write-gate.ts";
 import type { DeleteOptions, ListPage, PatchType, RequestOptions, ResourceClientOptions, WriteOptions } from "./client-options.ts";
 import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
@@ -41,7 +42,9 @@ const NOT_APPLIED = ["managedFields", "resourceVersion", "uid", "creationTimesta
  * Cancellation: every request has a timeout (`requestTimeoutMs`, default 30 s) and every call
  * takes `{ signal, timeoutMs }` ({@link RequestOptions}); a call whose signal is aborted rejects
  * with the signal's reason, and sends nothing if it was aborted before. {@link
- * ResourceClient.withSignal} binds a signal to every call (hand it to a Builder).
+ * ResourceClient.withSignal} binds a signal to every call (hand it to a Builder). Writes made
+ * inside a controller's reconcile are refused once that reconcile is aborted or its process no
+ * longer leads, even without a signal passed (see `runWithWriteGate`).
  *
  * Every request, discovery included, is recorded in {@link ResourceClient.requests}.
  *
@@ -240,8 +243,9 @@ export class ResourceClient {
   }
 
   /** The call's signal joined with the bound one, and its timeout, as a TransportRequest takes them. */
-  #cancellation(call: RequestOptions): Pick<TransportRequest, "signal" | "timeoutMs"> {
-    const signal = call.signal && this.#signal ? AbortSignal.any([call.signal, this.#signal]) : call.signal ?? this.#signal;
+  #cancellation(call: RequestOptions, gate?: AbortSignal): Pick<TransportRequest, "signal" | "timeoutMs"> {
+    const signals = [call.signal, this.#signal, gate].filter((x): x is AbortSignal => x !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     return { ...(signal ? { signal } : {}), ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}) };
   }
 
@@ -257,7 +261,8 @@ export class ResourceClient {
     namespace: string | undefined, name: string | undefined,
     extra: { body?: unknown; contentType?: string; query?: URLSearchParams; subresource?: string; recordName?: string; call?: RequestOptions } = {},
   ): Promise<KubeObject | undefined> {
-    const cancellation = this.#cancellation(extra.call ?? {});
+    const gate = verb === "get" ? undefined : passWriteGate(); // a write from an aborted reconcile sends nothing
+    const cancellation = this.#cancellation(extra.call ?? {}, gate);
     cancellation.signal?.throwIfAborted(); // before discovery: an aborted call sends nothing
     const info = await this.resourceFor({ apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "" });
     if (info.namespaced && !namespace) {

@@ -18,6 +18,8 @@ import { WorkQueue } from "./work-queue.ts";
 import { retryAfterMs } from "./retry-after.ts";
 import type { Clock } from "./clock.ts";
 import { realClock } from "./clock.ts";
+import { runWithWriteGate } from "../client/write-gate.ts";
+import type { WriteGate } from "../client/write-gate.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 /** Where a controller gets informers from (the Manager's Cache). */
@@ -73,6 +75,12 @@ export interface ControllerOptions {
    * other keys, and the key is retried with backoff once the timed-out run has returned.
    */
   reconcileTimeoutMs?: number;
+  /**
+   * Whether this process may write (the Manager passes its leader elector's `isLeader`, which
+   * answers from the renew deadline). While it answers false, every ResourceClient write a
+   * reconcile makes is refused without a request — as are writes after its `signal` aborted.
+   */
+  leading?: () => boolean;
 }
 
 /** The default of {@link ControllerOptions.reconcileTimeoutMs}. */
@@ -174,7 +182,10 @@ export class Controller implements Runnable {
 
   #reconcile(key: string, log: Logger, reconcileID: string): Promise<ReconcileAction | void> {
     const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
-    return boundedReconcile((signal) => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }), key, this.#abort.signal,
+    const leading = this.#options.leading;
+    const gate = (signal: AbortSignal): WriteGate => (leading ? { signal, open: leading, closed: "this process no longer leads" } : { signal });
+    const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
+    return boundedReconcile(run, key, this.#abort.signal,
       timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
   }
 

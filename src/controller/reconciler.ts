@@ -63,8 +63,10 @@ export interface ReconcileContext {
   reconcileID: string;
   /**
    * Aborted when the controller stops without draining (leadership lost) or the reconcile
-   * timeout (`reconcileTimeoutMs`, default 30 s) expires. Pass it on (`{ signal }` on client
-   * calls, `client.withSignal(signal)` for a Builder) so an aborted run stops writing.
+   * timeout (`reconcileTimeoutMs`, default 30 s) expires. From then on every ResourceClient
+   * write the run makes is refused without a request (rejecting with the signal's reason); pass
+   * it on (`{ signal }` on client calls, `client.withSignal(signal)`) to abort reads and
+   * requests in flight too.
    */
   signal: AbortSignal;
 }

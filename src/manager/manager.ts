@@ -318,7 +318,7 @@ export class ControllerBuilder {
     if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
     const c = new Controller({
       name: this.#name, source: this.#manager.cache, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
-      maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics,
+      maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics, leading: () => this.#manager.isLeader(),
       ...(this.#timeoutMs !== undefined ? { reconcileTimeoutMs: this.#timeoutMs } : {}),
     });
     this.#manager.add(c);
