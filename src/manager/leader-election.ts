@@ -84,6 +84,8 @@ export class LeaderElector implements Runnable {
   #reportedLeader = "";
   #raced = false;
   #writeSentAt = 0;
+  /** When leading ends unless renewed: the last successful write's send time + renewDeadline (clock ms). */
+  #validUntil = -Infinity;
   #timer: unknown;
   #deadline: unknown;
   #inflight: Promise<void> = Promise.resolve();
@@ -121,9 +123,13 @@ export class LeaderElector implements Runnable {
     this.#onNewLeader = new CallbackSet("onNewLeader", this.#log);
   }
 
-  /** Whether this elector currently leads. */
+  /**
+   * Whether this elector leads now. Answered from the renew deadline itself: false as soon as
+   * renewDeadline has passed since the last successful renewal was sent, even if the timer that
+   * ends leading has not run yet (a stalled event loop), so two processes never both answer true.
+   */
   isLeader(): boolean {
-    return this.#leading;
+    return this.#leading && this.#clock.now() < this.#validUntil;
   }
 
   /** The holder last seen in the Lease ("" when none or released). */
@@ -220,7 +226,7 @@ export class LeaderElector implements Runnable {
     // Bounded like client-go's: a candidate's attempt by renewDeadline, a leader's by what is
     // left of it. A real-time bound (not the clock's timers, which pace the protocol): requests take real time.
     const abort = (this.#attemptAbort = new AbortController());
-    const boundMs = this.#leading ? Math.max(0, this.#writeSentAt + this.#renewMs - this.#clock.now()) : this.#renewMs;
+    const boundMs = this.#leading ? Math.max(0, this.#validUntil - this.#clock.now()) : this.#renewMs;
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.ceil(boundMs))]);
     try {
       const last = this.#seen.lease;
@@ -288,7 +294,8 @@ export class LeaderElector implements Runnable {
    * successful one (sent before the server stored it, so before any candidate saw it).
    */
   #armDeadline(): void {
-    const ms = this.#writeSentAt + this.#renewMs - this.#clock.now();
+    this.#validUntil = this.#writeSentAt + this.#renewMs;
+    const ms = this.#validUntil - this.#clock.now();
     this.#clock.clearTimeout(this.#deadline);
     this.#deadline = this.#clock.setTimeout(() => {
       if (this.#state === "running" && this.#leading) this.#lose("renew-deadline");
@@ -304,6 +311,7 @@ export class LeaderElector implements Runnable {
 
   #endLeading(reason: StoppedLeadingReason): void {
     this.#leading = false;
+    this.#validUntil = -Infinity;
     this.#clock.clearTimeout(this.#deadline);
     this.#metrics?.leaderStatus(this.#ref.name, false);
     this.#onStopped.emit(reason);

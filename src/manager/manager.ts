@@ -165,9 +165,13 @@ export class Manager {
     return this.#started && !this.#stopping && this.cache.hasSynced();
   }
 
-  /** Whether this process currently leads (always true without leader election once started). */
+  /**
+   * Whether this process currently leads (always true without leader election once started);
+   * with election, false as soon as the renew deadline passed without a renewal (see
+   * `LeaderElector.isLeader`). Controllers' writes are refused while it answers false.
+   */
   isLeader(): boolean {
-    return this.#leading;
+    return this.#leading && (this.elector?.isLeader() ?? true);
   }
 
   /** Starts everything; resolves once caches are synced and election runs. */
