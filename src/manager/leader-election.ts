@@ -2,6 +2,7 @@
 import { AlreadyExistsError, ConflictError, NotFoundError, OperatorRuntimeError } from "../errors.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import { realClock } from "../controller/clock.ts";
+import { retryAfterMs } from "../controller/retry-after.ts";
 import type { Clock } from "../controller/clock.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
@@ -49,7 +50,8 @@ type Attempt = "ok" | "held" | "race" | "error";
  * - Lease-based election is not fencing: a leader paused longer than leaseDuration − renewDeadline
  *   can overlap the next one. Keep renewDeadline well under leaseDuration.
  * - Candidates retry after retryPeriod plus up to 20 % jitter (client-go adds up to 120 %; a
- *   smaller jitter keeps takeover near leaseDuration + retryPeriod).
+ *   smaller jitter keeps takeover near leaseDuration + retryPeriod), or after a 429's
+ *   Retry-After when that is longer; a leader renews every retryPeriod regardless.
  * - The `signal` of `start()` only aborts a start; call `stop()` to stop.
  * - leaseDurationSeconds is whole seconds (rounded up); the exact duration is advertised in the
  *   `operator-runtime.io/lease-duration-ms` annotation, which other clients ignore safely.
@@ -83,6 +85,8 @@ export class LeaderElector implements Runnable {
   readonly #seen: LeaseObservation;
   #reportedLeader = "";
   #raced = false;
+  /** The Retry-After (ms) of the last attempt's 429, 0 when none. */
+  #retryAfterMs = 0;
   #writeSentAt = 0;
   /** When leading ends unless renewed: the last successful write's send time + renewDeadline (clock ms). */
   #validUntil = -Infinity;
@@ -218,7 +222,8 @@ export class LeaderElector implements Runnable {
     // One immediate retry after losing a race: the next GET sees the winner.
     const retryNow = outcome === "race" && !this.#raced;
     this.#raced = outcome === "race";
-    this.#schedule(retryNow ? 0 : this.#candidateDelay());
+    // A candidate waits out a 429's Retry-After; a leader keeps renewing every retryPeriod.
+    this.#schedule(retryNow ? 0 : Math.max(this.#candidateDelay(), this.#retryAfterMs));
   }
 
   /** GET, then create, take over or renew; the leader first tries a PUT on the Lease it last wrote. Never throws. */
@@ -228,6 +233,7 @@ export class LeaderElector implements Runnable {
     const abort = (this.#attemptAbort = new AbortController());
     const boundMs = this.#leading ? Math.max(0, this.#validUntil - this.#clock.now()) : this.#renewMs;
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.ceil(boundMs))]);
+    this.#retryAfterMs = 0;
     try {
       const last = this.#seen.lease;
       if (this.#leading && last && (await this.#write(() => this.#client.replace<Lease>(this.#holding(last), { signal }), ConflictError))) return "ok";
@@ -241,6 +247,7 @@ export class LeaderElector implements Runnable {
       if (holder !== "" && holder !== this.identity && this.#seen.expiresIn() >= 0) return "held";
       return (await this.#write(() => this.#client.replace<Lease>(this.#holding(current), { signal }), ConflictError)) ? "ok" : "race";
     } catch (err) {
+      this.#retryAfterMs = retryAfterMs(err) ?? 0;
       this.#log.warn(this.#leading ? "lease renewal failed" : "lease acquisition failed", { lease: this.#ref.name, error: err });
       return "error";
     }
