@@ -94,7 +94,9 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
  * with per-key backoff; `TerminalError`s are logged and not retried; `requeueAfter` keeps the
  * earliest deadline. `stop()` drains: it waits for running reconciles; `abort()` stops at once
  * and aborts their `signal` (leadership lost). Every log line of a run carries controller, key
- * and reconcileID.
+ * and reconcileID. Each run gets `reconcileTimeoutMs` (default 30 s): past it, its signal aborts and
+ * the worker moves on; the key runs again only after the late run has returned. A run's
+ * ResourceClient writes are refused once its signal aborted or `leading()` answers false.
  *
  * @example
  * ```ts
