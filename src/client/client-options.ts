@@ -19,6 +19,30 @@ export interface ResourceClientOptions {
   userAgent?: string;
   /** Share one counter between clients (default: a new one per client). */
   requests?: RequestCounter;
+  /**
+   * How long any one request may take before it is abandoned and rejects with an
+   * OperatorRuntimeError (cause: a `TimeoutError`). Default 30 000 ms; 0 = no limit. Per call:
+   * {@link RequestOptions.timeoutMs}. Informer watches have their own timeouts.
+   */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * Cancellation of one call, as `fetch` has it: an aborted `signal` rejects with its reason (and
+ * a call whose signal is already aborted sends nothing), `timeoutMs` overrides the client's
+ * `requestTimeoutMs`.
+ *
+ * @example
+ * ```ts
+ * mgr.controller("app").for(App).reconcile(async (req, { signal }) => {
+ *   await client.get({ ...ConfigMap, ...req }, { signal });
+ * });
+ * ```
+ */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** This call's timeout in ms (0 = none); default the client's `requestTimeoutMs`. */
+  timeoutMs?: number;
 }
 
 /**
@@ -29,7 +53,7 @@ export interface ResourceClientOptions {
  * const opts: WriteOptions = { dryRun: true, fieldManager: "my-operator" };
  * ```
  */
-export interface WriteOptions {
+export interface WriteOptions extends RequestOptions {
   dryRun?: boolean;
   /** Overrides the client's field manager for this write. */
   fieldManager?: string;
@@ -54,7 +78,7 @@ export type PatchType = "json" | "merge" | "strategic";
  * const opts: DeleteOptions = { propagationPolicy: "Background", preconditions: { uid: live.metadata!.uid! } };
  * ```
  */
-export interface DeleteOptions {
+export interface DeleteOptions extends RequestOptions {
   propagationPolicy?: "Background" | "Foreground" | "Orphan";
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;

@@ -7,7 +7,8 @@ import { RequestCounter } from "./request-counter.ts";
 import type { RequestVerb } from "./request-counter.ts";
 import { Transport } from "./transport.ts";
 import type { TransportRequest } from "./transport.ts";
-import type { DeleteOptions, ListPage, PatchType, ResourceClientOptions, WriteOptions } from "./client-options.ts";
+import { passWriteGate } from "./write-gate.ts";
+import type { DeleteOptions, ListPage, PatchType, RequestOptions, ResourceClientOptions, WriteOptions } from "./client-options.ts";
 import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
 import type { ObjectInput } from "../kinds/kind.ts";
@@ -35,7 +36,15 @@ const NOT_APPLIED = ["managedFields", "resourceVersion", "uid", "creationTimesta
  * ConflictError, AlreadyExistsError, InvalidError with causes, GoneError, TooManyRequestsError
  * with `retryAfterSeconds`, ServerError) carrying the `Status`. Misuse (no namespace for a
  * namespaced kind, no name, unknown kind) throws {@link OperatorRuntimeError} before the request.
- * Nothing is retried here: retries belong to the caller (the controller's backoff).
+ * Nothing is retried here: retries belong to the caller (the controller's backoff, which
+ * honours a 429's Retry-After).
+ *
+ * Cancellation: every request has a timeout (`requestTimeoutMs`, default 30 s) and every call
+ * takes `{ signal, timeoutMs }` ({@link RequestOptions}); a call whose signal is aborted rejects
+ * with the signal's reason, and sends nothing if it was aborted before. {@link
+ * ResourceClient.withSignal} binds a signal to every call (hand it to a Builder). Writes made
+ * inside a controller's reconcile are refused once that reconcile is aborted or its process no
+ * longer leads, even without a signal passed (see `runWithWriteGate`).
  *
  * Every request, discovery included, is recorded in {@link ResourceClient.requests}.
  *
@@ -54,14 +63,40 @@ export class ResourceClient {
   readonly fieldManager: string;
   /** Every request this client made. */
   readonly requests: RequestCounter;
-  readonly #transport: Transport;
-  readonly #discovery: Discovery;
+  readonly #options: ResourceClientOptions;
+  #transport: Transport;
+  #discovery: Discovery;
+  /** Bound by {@link ResourceClient.withSignal}: carried by every call. */
+  #signal: AbortSignal | undefined;
 
   constructor(options: ResourceClientOptions) {
+    this.#options = options;
     this.fieldManager = options.fieldManager ?? "operator-runtime";
     this.requests = options.requests ?? new RequestCounter();
-    this.#transport = new Transport(options.kubeConfig, options.userAgent ?? "operator-runtime", this.requests);
+    this.#transport = new Transport(options.kubeConfig, options.userAgent ?? "operator-runtime", this.requests,
+      options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
     this.#discovery = new Discovery(this.#transport);
+  }
+
+  /**
+   * This client with `signal` bound to every call (besides any signal bound already and the
+   * one a call passes): same connection, discovery cache, field manager and request counter.
+   * Once the signal aborts, every call rejects with its reason without sending anything — so a
+   * Builder given `client.withSignal(ctx.signal)` stops writing when its reconcile is aborted.
+   *
+   * @example
+   * ```ts
+   * mgr.controller("app").for(App).reconcile(async (req, { signal }) => {
+   *   const result = await new Builder({ client: mgr.client.withSignal(signal), owner: app }).configMap(cm).reconcile();
+   * });
+   * ```
+   */
+  withSignal(signal: AbortSignal): ResourceClient {
+    const bound = new ResourceClient({ ...this.#options, requests: this.requests });
+    bound.#transport = this.#transport;
+    bound.#discovery = this.#discovery;
+    bound.#signal = this.#signal ? AbortSignal.any([this.#signal, signal]) : signal;
+    return bound;
   }
 
   /** Where a kind lives: group, version, plural, namespaced (cached discovery). */
@@ -75,13 +110,13 @@ export class ResourceClient {
   }
 
   /** Reads one object; throws NotFoundError when it does not exist. */
-  async get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T> {
-    return (await this.#object("get", "GET", ref, ref.namespace, ref.name)) as T;
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, opts: RequestOptions = {}): Promise<T> {
+    return (await this.#object("get", "GET", ref, ref.namespace, ref.name, { call: opts })) as T;
   }
 
   /** Reads one object through its `/status` subresource. */
-  async getStatus<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T> {
-    return (await this.#object("get", "GET", ref, ref.namespace, ref.name, { subresource: "status" })) as T;
+  async getStatus<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, opts: RequestOptions = {}): Promise<T> {
+    return (await this.#object("get", "GET", ref, ref.namespace, ref.name, { subresource: "status", call: opts })) as T;
   }
 
   /**
@@ -89,7 +124,8 @@ export class ResourceClient {
    * cluster-scoped kinds). Items carry apiVersion and kind, which the server leaves out of lists.
    * An expired `continue` token throws GoneError: list again from the start.
    */
-  async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions & { continue?: string } = {}): Promise<ListPage<T>> {
+  async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions & RequestOptions & { continue?: string } = {}): Promise<ListPage<T>> {
+    this.#cancellation(options).signal?.throwIfAborted();
     const info = await this.resourceFor(kind);
     const namespace = info.namespaced ? options.namespace : undefined;
     const query = new URLSearchParams();
@@ -99,6 +135,7 @@ export class ResourceClient {
     if (options.continue) query.set("continue", options.continue);
     const { body } = await this.#transport.send({
       method: "GET", path: pathOf(info, namespace), query, verb: "list", resource: info.plural, ...(namespace ? { namespace } : {}),
+      ...this.#cancellation(options),
     });
     const list = (body ?? {}) as { items?: KubeObject[] | null; metadata?: { resourceVersion?: string; continue?: string } };
     const items = (list.items ?? []).map((item) => ({ apiVersion: kind.apiVersion, kind: kind.kind, ...item }) as T);
@@ -108,7 +145,7 @@ export class ResourceClient {
   }
 
   /** Every page of a list, following `continue`; `resourceVersion` is the last page's. */
-  async listAll<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<{ items: T[]; resourceVersion: string }> {
+  async listAll<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions & RequestOptions = {}): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     let page = await this.list<T>(kind, options);
     items.push(...page.items);
@@ -127,7 +164,7 @@ export class ResourceClient {
     // POST goes to the collection; the name is still recorded, so counts and errors name the object.
     const name = obj.metadata?.name || undefined;
     return (await this.#object("create", "POST", obj, obj.metadata?.namespace, undefined, {
-      body: obj, query: this.#writeQuery(opts), ...(name ? { recordName: name } : {}),
+      body: obj, query: this.#writeQuery(opts), call: opts, ...(name ? { recordName: name } : {}),
     }))!;
   }
 
@@ -137,7 +174,7 @@ export class ResourceClient {
   replace<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async replace(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
     return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replace"), {
-      body: obj, query: this.#writeQuery(opts),
+      body: obj, query: this.#writeQuery(opts), call: opts,
     }))!;
   }
 
@@ -147,7 +184,7 @@ export class ResourceClient {
   replaceStatus<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async replaceStatus(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
     return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replaceStatus"), {
-      body: obj, query: this.#writeQuery(opts), subresource: "status",
+      body: obj, query: this.#writeQuery(opts), subresource: "status", call: opts,
     }))!;
   }
 
@@ -156,7 +193,7 @@ export class ResourceClient {
     ref: ObjectRef<T>, patch: unknown, type: PatchType, opts: WriteOptions & { subresource?: "status" | "scale" } = {},
   ): Promise<T> {
     return (await this.#object("patch", "PATCH", ref, ref.namespace, ref.name, {
-      body: patch, contentType: PATCH_TYPES[type], query: this.#writeQuery(opts), ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      body: patch, contentType: PATCH_TYPES[type], query: this.#writeQuery(opts), call: opts, ...(opts.subresource ? { subresource: opts.subresource } : {}),
     })) as T;
   }
 
@@ -178,7 +215,7 @@ export class ResourceClient {
     const query = this.#writeQuery(opts);
     if (opts.force) query.set("force", "true");
     return (await this.#object("apply", "PATCH", obj, obj.metadata?.namespace, requireName(obj, "apply"), {
-      body: appliable(obj), contentType: "application/apply-patch+yaml", query, ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      body: appliable(obj), contentType: "application/apply-patch+yaml", query, call: opts, ...(opts.subresource ? { subresource: opts.subresource } : {}),
     }))!;
   }
 
@@ -201,8 +238,15 @@ export class ResourceClient {
     if (opts.preconditions) body.preconditions = opts.preconditions;
     if (opts.dryRun) body.dryRun = ["All"];
     if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
-    const answer = await this.#object("delete", "DELETE", ref, ref.namespace, ref.name, { body });
+    const answer = await this.#object("delete", "DELETE", ref, ref.namespace, ref.name, { body, call: opts });
     return answer?.kind === "Status" ? undefined : (answer as T);
+  }
+
+  /** The call's signal joined with the bound one, and its timeout, as a TransportRequest takes them. */
+  #cancellation(call: RequestOptions, gate?: AbortSignal): Pick<TransportRequest, "signal" | "timeoutMs"> {
+    const signals = [call.signal, this.#signal, gate].filter((x): x is AbortSignal => x !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    return { ...(signal ? { signal } : {}), ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}) };
   }
 
   #writeQuery(opts: WriteOptions): URLSearchParams {
@@ -215,8 +259,11 @@ export class ResourceClient {
   async #object(
     verb: RequestVerb, method: TransportRequest["method"], kind: { apiVersion?: string; kind?: string },
     namespace: string | undefined, name: string | undefined,
-    extra: { body?: unknown; contentType?: string; query?: URLSearchParams; subresource?: string; recordName?: string } = {},
+    extra: { body?: unknown; contentType?: string; query?: URLSearchParams; subresource?: string; recordName?: string; call?: RequestOptions } = {},
   ): Promise<KubeObject | undefined> {
+    const gate = verb === "get" ? undefined : passWriteGate(); // a write from an aborted reconcile sends nothing
+    const cancellation = this.#cancellation(extra.call ?? {}, gate);
+    cancellation.signal?.throwIfAborted(); // before discovery: an aborted call sends nothing
     const info = await this.resourceFor({ apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "" });
     if (info.namespaced && !namespace) {
       throw new OperatorRuntimeError(
@@ -234,6 +281,7 @@ export class ResourceClient {
       ...(extra.query ? { query: extra.query } : {}),
       ...(extra.body !== undefined ? { body: extra.body } : {}),
       ...(extra.contentType ? { contentType: extra.contentType } : {}),
+      ...cancellation,
     };
     return (await this.#transport.send(req)).body as KubeObject | undefined;
   }

@@ -28,9 +28,34 @@ export interface TransportRequest {
   resource: string;
   namespace?: string;
   name?: string;
-  /** Aborts the request; it then rejects with OperatorRuntimeError (cause: the signal's reason) and is counted with code 0. */
+  /**
+   * Aborts the request, as `fetch` does: it rejects with the signal's reason. A signal aborted
+   * before the call rejects without sending anything; one aborted on the way is counted with code 0.
+   */
   signal?: AbortSignal;
+  /** Overrides the transport's timeout for this request (ms; 0 = none). */
+  timeoutMs?: number;
 }
+
+/**
+ * Options of {@link Transport}.
+ *
+ * @example
+ * ```ts
+ * const options: TransportOptions = { timeoutMs: 10_000 };
+ * ```
+ */
+export interface TransportOptions {
+  /**
+   * How long a request may take, answer body included, before it is abandoned and rejects with
+   * an OperatorRuntimeError whose cause is a `TimeoutError` (default 30 000 ms; 0 = no limit).
+   * Watches do not go through a Transport and have their own timeouts.
+   */
+  timeoutMs?: number;
+}
+
+/** The default of {@link TransportOptions.timeoutMs}. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * A successful answer: the code and the parsed JSON body.
@@ -90,16 +115,22 @@ export class Transport {
   readonly #userAgent: string;
   readonly #counter: RequestCounter;
   readonly #http = new IsomorphicFetchHttpLibrary();
+  readonly #timeoutMs: number;
   #dispatcher: { key: string; dispatcher: Dispatcher } | undefined;
 
-  constructor(kubeConfig: KubeConfig, userAgent: string, counter: RequestCounter) {
+  constructor(kubeConfig: KubeConfig, userAgent: string, counter: RequestCounter, options: TransportOptions = {}) {
     this.#kubeConfig = kubeConfig;
     this.#userAgent = userAgent;
     this.#counter = counter;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
-  /** Sends a request; resolves with a 2xx answer, throws an ApiError (or OperatorRuntimeError on network failure). */
+  /**
+   * Sends a request; resolves with a 2xx answer, throws an ApiError, the signal's reason when
+   * `req.signal` aborts, or OperatorRuntimeError on a timeout or network failure.
+   */
   async send(req: TransportRequest): Promise<TransportResponse> {
+    req.signal?.throwIfAborted();
     const cluster = this.#kubeConfig.getCurrentCluster();
     if (!cluster) throw new OperatorRuntimeError(`${describeRequest(req)}: the kubeconfig has no current cluster; load one (kubeConfig.loadFromDefault()) first`);
     const query = req.query?.toString();
@@ -109,7 +140,10 @@ export class Transport {
     this.#reuseDispatcher(ctx, `${cluster.name}|${cluster.server}|${this.#kubeConfig.getCurrentUser()?.name ?? ""}`);
     ctx.setHeaderParam("Accept", "application/json");
     ctx.setHeaderParam("User-Agent", this.#userAgent);
-    if (req.signal) ctx.setSignal(req.signal);
+    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
+    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signal = timeout && req.signal ? AbortSignal.any([req.signal, timeout]) : timeout ?? req.signal;
+    if (signal) ctx.setSignal(signal);
     if (req.body !== undefined) {
       ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
       ctx.setBody(JSON.stringify(req.body));
@@ -126,6 +160,10 @@ export class Transport {
       text = await res.body.text();
     } catch (err) {
       this.#count(record, code, started);
+      if (req.signal?.aborted) throw req.signal.reason;
+      if (timeout?.aborted) {
+        throw new OperatorRuntimeError(`${describeRequest(req)}: no answer within ${timeoutMs} ms (the request timeout); abandoned`, { cause: timeout.reason });
+      }
       throw new OperatorRuntimeError(`${describeRequest(req)}: ${req.method} ${url} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     this.#count(record, code, started);

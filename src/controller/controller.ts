@@ -8,12 +8,18 @@ import type { Informer } from "../cache/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { Runnable } from "../manager/runnable.ts";
+import { OperatorRuntimeError } from "../errors.ts";
 import type { MetricsProvider } from "./metrics-hooks.ts";
 import { noopMetrics } from "./metrics-hooks.ts";
 import type { Predicate } from "./predicates.ts";
-import type { Reconciler, Request } from "./reconciler.ts";
+import type { ReconcileAction, Reconciler, Request } from "./reconciler.ts";
 import { keyOf, requestOf } from "./reconciler.ts";
 import { WorkQueue } from "./work-queue.ts";
+import { retryAfterMs } from "./retry-after.ts";
+import type { Clock } from "./clock.ts";
+import { realClock } from "./clock.ts";
+import { runWithWriteGate } from "../client/write-gate.ts";
+import type { WriteGate } from "../client/write-gate.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import { TerminalErrors, isTerminalError } from "./terminal-errors.ts";
 import type { TerminalErrorOptions } from "./terminal-errors.ts";
@@ -71,7 +77,24 @@ export interface ControllerOptions {
   statusClient?: TerminalErrorOptions["statusClient"];
   /** Records one Warning event on the primary per terminal error (an `EventRecorder` fits). */
   recorder?: TerminalErrorOptions["recorder"];
+  /** Time of the work queue's delays and of reconcile timeouts (default `realClock`); tests pass a `ManualClock`. */
+  clock?: Clock;
+  /**
+   * How long one reconcile may run (default 30 000 ms; 0 = no limit). When it expires, the
+   * reconcile's `signal` aborts (a client bound to it stops sending), the worker moves on to
+   * other keys, and the key is retried with backoff once the timed-out run has returned.
+   */
+  reconcileTimeoutMs?: number;
+  /**
+   * Whether this process may write (the Manager passes its leader elector's `isLeader`, which
+   * answers from the renew deadline). While it answers false, every ResourceClient write a
+   * reconcile makes is refused without a request — as are writes after its `signal` aborted.
+   */
+  leading?: () => boolean;
 }
+
+/** The default of {@link ControllerOptions.reconcileTimeoutMs}. */
+export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
 
 /**
  * A running controller (a leader-only {@link Runnable}).
@@ -84,7 +107,9 @@ export interface ControllerOptions {
  * {@link TerminalErrors}); `requeueAfter` keeps the
  * earliest deadline. `stop()` drains: it waits for running reconciles; `abort()` stops at once
  * and aborts their `signal` (leadership lost). Every log line of a run carries controller, key
- * and reconcileID.
+ * and reconcileID. Each run gets `reconcileTimeoutMs` (default 30 s): past it, its signal aborts and
+ * the worker moves on; the key runs again only after the late run has returned. A run's
+ * ResourceClient writes are refused once its signal aborted or `leading()` answers false.
  *
  * @example
  * ```ts
@@ -109,12 +134,16 @@ export class Controller implements Runnable {
   readonly #terminal: TerminalErrors;
   #primary: Informer | undefined;
   #abort = new AbortController();
+  readonly #clock: Clock;
+  /** Keys whose reconcile timed out and has not returned yet: not run again until it has. */
+  readonly #overdue = new Set<string>();
   #active = 0;
   #started = false;
 
   constructor(options: ControllerOptions) {
     this.#options = options;
     this.name = options.name;
+    this.#clock = options.clock ?? realClock;
     this.#log = (options.logger ?? silentLogger).child({ controller: options.name });
     const metrics = options.metrics ?? noopMetrics;
     this.#metrics = metrics.controller(options.name);
@@ -122,7 +151,7 @@ export class Controller implements Runnable {
       ...(options.statusClient ? { statusClient: options.statusClient } : {}),
       ...(options.recorder ? { recorder: options.recorder } : {}),
     });
-    this.queue = new WorkQueue({ name: options.name, metrics: metrics.workQueue(options.name), ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}) });
+    this.queue = new WorkQueue({ name: options.name, metrics: metrics.workQueue(options.name), ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}), ...(options.clock ? { clock: options.clock } : {}) });
   }
 
   /** Subscribes to the informers, waits for them to sync, then starts the workers. */
@@ -173,6 +202,15 @@ export class Controller implements Runnable {
     this.queue.add(keyOf(request));
   }
 
+  #reconcile(key: string, log: Logger, reconcileID: string): Promise<ReconcileAction | void> {
+    const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
+    const leading = this.#options.leading;
+    const gate = (signal: AbortSignal): WriteGate => (leading ? { signal, open: leading, closed: "this process no longer leads" } : { signal });
+    const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
+    return boundedReconcile(run, key, this.#abort.signal,
+      timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
+  }
+
   #watch(w: { kind: KindRef } & WatchOptions, map: MapFunc): Informer {
     const informer = this.#options.source.informer(w.kind, w.namespace ? { namespace: w.namespace } : {});
     const pass = (e: Parameters<Predicate>[0]) => (w.predicates ?? []).every((p) => p(e));
@@ -213,7 +251,7 @@ export class Controller implements Runnable {
     this.#metrics.activeWorkers(++this.#active);
     const t0 = performance.now();
     try {
-      const result = (await this.#options.reconcile(req, { log, reconcileID, signal: this.#abort.signal })) ?? {};
+      const result = (await this.#reconcile(key, log, reconcileID)) ?? {};
       if (result.requeueAfter !== undefined && result.requeueAfter >= 0) {
         this.queue.forget(key);
         this.queue.addAfter(key, result.requeueAfter);
@@ -240,7 +278,7 @@ export class Controller implements Runnable {
           log.error("could not record the terminal error on the object; retrying with backoff", { error: recordErr });
         }
       } else {
-        this.queue.addRateLimited(key);
+        this.queue.addRateLimited(key, retryAfterMs(err));
         log.error("reconcile failed; retrying with backoff", { error: err, retries: this.queue.numRequeues(key) });
       }
     } finally {
@@ -249,6 +287,38 @@ export class Controller implements Runnable {
       this.queue.done(key);
     }
   }
+}
+
+/**
+ * Runs the reconciler for `key` with a signal that aborts on `abort()` or when the reconcile
+ * timeout expires; at expiry it rejects at once (the run goes on in the background until it
+ * returns, and the key is not run again before that).
+ */
+function boundedReconcile(
+  run: (signal: AbortSignal) => ReturnType<Reconciler>, key: string, stopped: AbortSignal, timeoutMs: number, clock: Clock,
+  overdue: Set<string>, requeue: (key: string) => void,
+): Promise<ReconcileAction | void> {
+  if (overdue.has(key)) {
+    return Promise.reject(new OperatorRuntimeError(`reconcile of ${key}: the previous run timed out and has not returned yet; retrying after it has`));
+  }
+  if (!(timeoutMs > 0)) return Promise.resolve().then(() => run(stopped));
+  const expiry = new AbortController();
+  const signal = AbortSignal.any([stopped, expiry.signal]);
+  const running = Promise.resolve().then(() => run(signal));
+  let timer: unknown;
+  const expired = new Promise<never>((_, reject) => {
+    timer = clock.setTimeout(() => {
+      const err = new OperatorRuntimeError(`reconcile of ${key} timed out after ${timeoutMs} ms (reconcileTimeoutMs); its signal is aborted`);
+      expiry.abort(err);
+      overdue.add(key);
+      void running.then(undefined, () => undefined).finally(() => {
+        overdue.delete(key);
+        requeue(key);
+      });
+      reject(err);
+    }, timeoutMs);
+  });
+  return Promise.race([running, expired]).finally(() => clock.clearTimeout(timer));
 }
 
 /** The request for an object itself. */

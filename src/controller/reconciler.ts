@@ -61,7 +61,13 @@ export interface ReconcileContext {
   log: Logger;
   /** Unique per run; in every log line of the run. */
   reconcileID: string;
-  /** Aborted when the controller stops without draining (leadership lost). */
+  /**
+   * Aborted when the controller stops without draining (leadership lost) or the reconcile
+   * timeout (`reconcileTimeoutMs`, default 30 s) expires. From then on every ResourceClient
+   * write the run makes is refused without a request (rejecting with the signal's reason); pass
+   * it on (`{ signal }` on client calls, `client.withSignal(signal)`) to abort reads and
+   * requests in flight too.
+   */
   signal: AbortSignal;
 }
 
@@ -70,7 +76,8 @@ export interface ReconcileContext {
  *
  * Contract: return (or resolve) {@link Result.done} when done; {@link Result.requeueAfter} for
  * a timed re-run; throw (any value) to retry with per-key exponential backoff (5 ms doubling
- * to 1000 s, reset on success). Throw a terminal error for what retrying cannot fix: a
+ * to 1000 s, reset on success; a thrown 429 `TooManyRequestsError`, also inside `cause` or an
+ * `AggregateError`, waits at least its Retry-After). Throw a terminal error for what retrying cannot fix: a
  * `terminal(err)`, or the Builder's `BuilderValidationErrors` / `BuilderValidationError`, which
  * are terminal by default (a bad spec does not fix itself). A terminal error is logged, sets
  * `Ready=False` with reason `InvalidSpec` (validation) or `ReconcileFailed` and the message on

@@ -6,7 +6,7 @@
 import type { KubeObject } from "../client/types.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import { writeStatus } from "../client/status-writer.ts";
-import { BuilderValidationError, BuilderValidationErrors, TerminalError } from "../errors.ts";
+import { BuilderValidationError, BuilderValidationErrors, TerminalError, isNotFound } from "../errors.ts";
 import type { EventRecorder } from "../events/event-recorder.ts";
 import { describeThrown } from "../log/safe-value.ts";
 
@@ -102,11 +102,16 @@ export class TerminalErrors {
     const versions = new Set([rv]);
     const { statusClient, recorder } = this.#options;
     if (statusClient) {
-      const written = await writeStatus(statusClient, primary, {}, {
-        conditions: [{ type: TERMINAL_CONDITION_TYPE, status: "False", reason, message }],
-      });
-      const after = written.object.metadata?.resourceVersion;
-      if (after !== undefined) versions.add(after);
+      try {
+        const written = await writeStatus(statusClient, primary, {}, {
+          conditions: [{ type: TERMINAL_CONDITION_TYPE, status: "False", reason, message }],
+        });
+        const after = written.object.metadata?.resourceVersion;
+        if (after !== undefined) versions.add(after);
+      } catch (writeErr) {
+        // A kind without a status subresource, or an object already gone: nothing to write to.
+        if (!isNotFound(writeErr)) throw writeErr;
+      }
     }
     this.#held.set(key, versions);
     if (recorder) await recorder.record(primary, { type: "Warning", reason, action: "Reconcile", note: message });

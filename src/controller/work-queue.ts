@@ -129,11 +129,15 @@ export class WorkQueue {
     this.#arm(key, at, ms);
   }
 
-  /** Adds the key after the rate limiter's delay for it, counting a retry. */
-  addRateLimited(key: string): void {
+  /**
+   * Adds the key after the rate limiter's delay for it, counting a retry. `atLeastMs` is a
+   * floor for that delay: a server's Retry-After (see `retryAfterMs`) is never cut short by a
+   * shorter backoff.
+   */
+  addRateLimited(key: string, atLeastMs = 0): void {
     if (this.#shuttingDown) return;
     this.#metrics.retry();
-    this.addAfter(key, this.#limiter.when(key));
+    this.addAfter(key, Math.max(this.#limiter.when(key), atLeastMs));
   }
 
   /** Resets the rate limiter's backoff for the key (call after a successful run). */

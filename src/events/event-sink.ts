@@ -85,13 +85,12 @@ export interface HttpEventSink extends EventSink {
  */
 export function httpEventSink(kubeConfig: KubeConfig, options: HttpEventSinkOptions = {}): HttpEventSink {
   const requests = options.requests ?? new RequestCounter();
-  const transport = new Transport(kubeConfig, options.userAgent ?? "operator-runtime", requests);
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const transport = new Transport(kubeConfig, options.userAgent ?? "operator-runtime", requests, { timeoutMs: options.timeoutMs ?? 10_000 });
 
   async function send(req: Omit<TransportRequest, "path" | "resource" | "signal">, namespace: string, name: string | undefined): Promise<KubeObject> {
     const path = `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events${req.method === "PATCH" ? `/${encodeURIComponent(name ?? "")}` : ""}`;
     const { body } = await transport.send({
-      ...req, path, resource: "events", namespace, ...(name !== undefined ? { name } : {}), signal: AbortSignal.timeout(timeoutMs),
+      ...req, path, resource: "events", namespace, ...(name !== undefined ? { name } : {}),
     });
     return (body ?? {}) as KubeObject;
   }

@@ -2,6 +2,7 @@
 import { AlreadyExistsError, ConflictError, NotFoundError, OperatorRuntimeError } from "../errors.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import { realClock } from "../controller/clock.ts";
+import { retryAfterMs } from "../controller/retry-after.ts";
 import type { Clock } from "../controller/clock.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
@@ -38,6 +39,9 @@ type Attempt = "ok" | "held" | "race" | "error";
  *   final: the elector stops campaigning (as client-go's `Run` returns) — exit the process
  *   (the Manager does) or create a new elector.
  * - Every `onStartedLeading` is followed by exactly one `onStoppedLeading`, `stop()` included.
+ * - No Lease request waits forever: a candidate's attempt is abandoned after renewDeadline, a
+ *   leader's renewal when its renew deadline passes, the release after renewDeadline;
+ *   `stop()` and `abandon()` abort a request in flight instead of waiting for it.
  * - `stop()` releases only a Lease that, as last written by this elector, names it; the PUT is
  *   conditional on that resourceVersion, so it never clears another holder. It awaits promises
  *   returned by `onStoppedLeading` callbacks before releasing.
@@ -46,7 +50,8 @@ type Attempt = "ok" | "held" | "race" | "error";
  * - Lease-based election is not fencing: a leader paused longer than leaseDuration − renewDeadline
  *   can overlap the next one. Keep renewDeadline well under leaseDuration.
  * - Candidates retry after retryPeriod plus up to 20 % jitter (client-go adds up to 120 %; a
- *   smaller jitter keeps takeover near leaseDuration + retryPeriod).
+ *   smaller jitter keeps takeover near leaseDuration + retryPeriod), or after a 429's
+ *   Retry-After when that is longer; a leader renews every retryPeriod regardless.
  * - The `signal` of `start()` only aborts a start; call `stop()` to stop.
  * - leaseDurationSeconds is whole seconds (rounded up); the exact duration is advertised in the
  *   `operator-runtime.io/lease-duration-ms` annotation, which other clients ignore safely.
@@ -80,10 +85,16 @@ export class LeaderElector implements Runnable {
   readonly #seen: LeaseObservation;
   #reportedLeader = "";
   #raced = false;
+  /** The Retry-After (ms) of the last attempt's 429, 0 when none. */
+  #retryAfterMs = 0;
   #writeSentAt = 0;
+  /** When leading ends unless renewed: the last successful write's send time + renewDeadline (clock ms). */
+  #validUntil = -Infinity;
   #timer: unknown;
   #deadline: unknown;
   #inflight: Promise<void> = Promise.resolve();
+  /** Aborts the requests of the attempt in flight (its deadline passed, or stop/abandon). */
+  #attemptAbort: AbortController | undefined;
   #stopping: Promise<void> | undefined;
   readonly #onStarted: CallbackSet<void>;
   readonly #onStopped: CallbackSet<StoppedLeadingReason>;
@@ -116,9 +127,13 @@ export class LeaderElector implements Runnable {
     this.#onNewLeader = new CallbackSet("onNewLeader", this.#log);
   }
 
-  /** Whether this elector currently leads. */
+  /**
+   * Whether this elector leads now. Answered from the renew deadline itself: false as soon as
+   * renewDeadline has passed since the last successful renewal was sent, even if the timer that
+   * ends leading has not run yet (a stalled event loop), so two processes never both answer true.
+   */
   isLeader(): boolean {
-    return this.#leading;
+    return this.#leading && this.#clock.now() < this.#validUntil;
   }
 
   /** The holder last seen in the Lease ("" when none or released). */
@@ -164,6 +179,7 @@ export class LeaderElector implements Runnable {
     this.#state = "stopped";
     this.#leading = false;
     this.#clearTimers();
+    this.#attemptAbort?.abort(new OperatorRuntimeError("LeaderElector abandoned"));
     this.#stopping ??= Promise.resolve();
     return this.#inflight;
   }
@@ -171,13 +187,14 @@ export class LeaderElector implements Runnable {
   async #shutdown(): Promise<void> {
     this.#state = "stopped";
     this.#clearTimers();
+    this.#attemptAbort?.abort(new OperatorRuntimeError("LeaderElector stopped"));
     await this.#inflight;
     if (this.#leading) this.#endLeading("stopped");
     await this.#onStopped.settled();
     const lease = this.#seen.lease;
     if (lease && this.leader() === this.identity) {
       try {
-        this.#observe(await this.#client.replace(releasedLease(lease, this.#now())));
+        this.#observe(await this.#client.replace(releasedLease(lease, this.#now()), { signal: AbortSignal.timeout(this.#renewMs) }));
         this.#log.info("released the lease", { lease: this.#ref.name });
       } catch (err) {
         this.#log.warn("could not release the lease; candidates take over after its duration", { lease: this.#ref.name, error: err });
@@ -205,24 +222,32 @@ export class LeaderElector implements Runnable {
     // One immediate retry after losing a race: the next GET sees the winner.
     const retryNow = outcome === "race" && !this.#raced;
     this.#raced = outcome === "race";
-    this.#schedule(retryNow ? 0 : this.#candidateDelay());
+    // A candidate waits out a 429's Retry-After; a leader keeps renewing every retryPeriod.
+    this.#schedule(retryNow ? 0 : Math.max(this.#candidateDelay(), this.#retryAfterMs));
   }
 
   /** GET, then create, take over or renew; the leader first tries a PUT on the Lease it last wrote. Never throws. */
   async #attempt(): Promise<Attempt> {
+    // Bounded like client-go's: a candidate's attempt by renewDeadline, a leader's by what is
+    // left of it. A real-time bound (not the clock's timers, which pace the protocol): requests take real time.
+    const abort = (this.#attemptAbort = new AbortController());
+    const boundMs = this.#leading ? Math.max(0, this.#validUntil - this.#clock.now()) : this.#renewMs;
+    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.ceil(boundMs))]);
+    this.#retryAfterMs = 0;
     try {
       const last = this.#seen.lease;
-      if (this.#leading && last && (await this.#write(() => this.#client.replace<Lease>(this.#holding(last)), ConflictError))) return "ok";
-      const current = await this.#client.get<Lease>(this.#ref).catch((err: unknown) => {
+      if (this.#leading && last && (await this.#write(() => this.#client.replace<Lease>(this.#holding(last), { signal }), ConflictError))) return "ok";
+      const current = await this.#client.get<Lease>(this.#ref, { signal }).catch((err: unknown) => {
         if (err instanceof NotFoundError) return undefined;
         throw err;
       });
-      if (!current) return (await this.#write(() => this.#client.create<Lease>(this.#holding(undefined)), AlreadyExistsError)) ? "ok" : "race";
+      if (!current) return (await this.#write(() => this.#client.create<Lease>(this.#holding(undefined), { signal }), AlreadyExistsError)) ? "ok" : "race";
       this.#observe(current);
       const holder = current.spec?.holderIdentity ?? "";
       if (holder !== "" && holder !== this.identity && this.#seen.expiresIn() >= 0) return "held";
-      return (await this.#write(() => this.#client.replace<Lease>(this.#holding(current)), ConflictError)) ? "ok" : "race";
+      return (await this.#write(() => this.#client.replace<Lease>(this.#holding(current), { signal }), ConflictError)) ? "ok" : "race";
     } catch (err) {
+      this.#retryAfterMs = retryAfterMs(err) ?? 0;
       this.#log.warn(this.#leading ? "lease renewal failed" : "lease acquisition failed", { lease: this.#ref.name, error: err });
       return "error";
     }
@@ -276,7 +301,8 @@ export class LeaderElector implements Runnable {
    * successful one (sent before the server stored it, so before any candidate saw it).
    */
   #armDeadline(): void {
-    const ms = this.#writeSentAt + this.#renewMs - this.#clock.now();
+    this.#validUntil = this.#writeSentAt + this.#renewMs;
+    const ms = this.#validUntil - this.#clock.now();
     this.#clock.clearTimeout(this.#deadline);
     this.#deadline = this.#clock.setTimeout(() => {
       if (this.#state === "running" && this.#leading) this.#lose("renew-deadline");
@@ -292,6 +318,7 @@ export class LeaderElector implements Runnable {
 
   #endLeading(reason: StoppedLeadingReason): void {
     this.#leading = false;
+    this.#validUntil = -Infinity;
     this.#clock.clearTimeout(this.#deadline);
     this.#metrics?.leaderStatus(this.#ref.name, false);
     this.#onStopped.emit(reason);

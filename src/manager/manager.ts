@@ -17,8 +17,11 @@ import type { ControllerOptions, MapFunc, WatchOptions } from "../controller/con
 import type { Reconciler } from "../controller/reconciler.ts";
 import type { Runnable } from "./runnable.ts";
 import { LeaderElector } from "./leader-election.ts";
+import type { StoppedLeadingReason } from "./leader-election.ts";
 import { Metrics } from "./metrics.ts";
 import { HealthServer } from "./health-server.ts";
+import { EventRecorder } from "../events/event-recorder.ts";
+import { clientEventSink } from "../events/client-sink.ts";
 
 /** Leader election settings. */
 export interface LeaderElectionOptions {
@@ -49,6 +52,12 @@ export interface ManagerOptions {
    * operator on a laptop does not expose `/metrics` to the network. Set `0.0.0.0` to opt in.
    */
   healthHost?: string;
+  /**
+   * Records the Warning event of a terminal reconcile error on the primary object (and is yours
+   * to use as `mgr.recorder`). Default: an {@link EventRecorder} writing through the Manager's
+   * client, reporting as the field manager; `false` records none.
+   */
+  recorder?: EventRecorder | false;
 }
 
 /**
@@ -72,7 +81,9 @@ export function defaultHealthHost(env: Readonly<Record<string, string | undefine
  * election; controllers start when this process leads (at once without election). When
  * leadership is lost, controllers are stopped at once (running reconciles see their signal
  * aborted) and `lost` resolves — exit the process then, as controller-runtime does.
- * `stop()` drains controllers, stops the cache, releases the lease, stops the server.
+ * `stop()` drains controllers, stops the cache, releases the lease, stops the server; a
+ * graceful stop is not a loss (`lost` stays pending). From `start()` until `stop()` ends, the
+ * Manager keeps the process alive, standing by for the Lease included.
  * `runUntilSignal()` is the whole lifecycle for a `main()`.
  *
  * @example
@@ -97,6 +108,8 @@ export class Manager {
   readonly logger: Logger;
   readonly elector: LeaderElector | undefined;
   readonly health: HealthServer | undefined;
+  /** Events on the objects the controllers reconcile; undefined with `recorder: false`. */
+  readonly recorder: EventRecorder | undefined;
   /** Resolves when leadership is lost (never without leader election). */
   readonly lost: Promise<void>;
   /** Resolves with the error when a controller fails to start while leading. */
@@ -109,11 +122,15 @@ export class Manager {
   #stopping: Promise<void> | undefined;
   #leading = false;
   #abort = new AbortController();
+  /** A ref'd timer held from start() until stop() ends, so a standby waiting for the Lease keeps the process alive. */
+  #keepAlive: NodeJS.Timeout | undefined;
 
   constructor(options: ManagerOptions) {
     this.logger = options.logger ?? createLogger();
     this.client = new ResourceClient({ kubeConfig: options.kubeConfig, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
     this.cache = new Cache({ client: this.client, kubeConfig: options.kubeConfig, logger: this.logger.child({ component: "cache" }) });
+    this.recorder = options.recorder === false ? undefined
+      : options.recorder ?? new EventRecorder({ sink: clientEventSink(this.client), controller: this.client.fieldManager });
     this.metrics = new Metrics();
     this.lost = new Promise((resolve) => (this.#resolveLost = resolve));
     this.failed = new Promise((resolve) => (this.#fail = resolve));
@@ -160,15 +177,23 @@ export class Manager {
     return this.#started && !this.#stopping && this.cache.hasSynced();
   }
 
-  /** Whether this process currently leads (always true without leader election once started). */
+  /**
+   * Whether this process currently leads (always true without leader election once started);
+   * with election, false as soon as the renew deadline passed without a renewal (see
+   * `LeaderElector.isLeader`). Controllers' writes are refused while it answers false.
+   */
   isLeader(): boolean {
-    return this.#leading;
+    return this.#leading && (this.elector?.isLeader() ?? true);
   }
 
   /** Starts everything; resolves once caches are synced and election runs. */
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
+    // Everything else waits on unref'd timers (the elector's retries) or on nothing at all (a
+    // standby has no watches yet): without this, `await mgr.runUntilSignal()` would end the
+    // process while it waits for leadership.
+    this.#keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
     const signal = this.#abort.signal;
     if (this.health) await this.health.start(signal);
     await this.cache.start(signal);
@@ -178,7 +203,7 @@ export class Manager {
       return;
     }
     this.elector.onStartedLeading(() => void this.#lead());
-    this.elector.onStoppedLeading(() => void this.#loseLeadership());
+    this.elector.onStoppedLeading((reason) => this.#stoppedLeading(reason));
     await this.elector.start(signal);
   }
 
@@ -192,6 +217,7 @@ export class Manager {
       await this.cache.stop();
       if (this.elector) await this.elector.stop();
       if (this.health) await this.health.stop();
+      clearInterval(this.#keepAlive);
       this.logger.info("stopped");
     })();
     return this.#stopping;
@@ -242,6 +268,12 @@ export class Manager {
     }
   }
 
+  /** A graceful stop (the elector's "stopped") is not a loss: controllers were drained already. */
+  #stoppedLeading(reason: StoppedLeadingReason): void {
+    if (reason === "stopped" || this.#stopping) this.#leading = false;
+    else void this.#loseLeadership();
+  }
+
   async #loseLeadership(): Promise<void> {
     if (!this.#leading) return;
     this.#leading = false;
@@ -259,6 +291,7 @@ export class ControllerBuilder {
   readonly #owns: NonNullable<ControllerOptions["owns"]> = [];
   readonly #watches: NonNullable<ControllerOptions["watches"]> = [];
   #max = 1;
+  #timeoutMs: number | undefined;
 
   constructor(manager: Manager, name: string) {
     this.#manager = manager;
@@ -290,12 +323,20 @@ export class ControllerBuilder {
     return this;
   }
 
+  /** How long one reconcile may run before its signal aborts and the worker moves on (default 30 000 ms; 0 = no limit). */
+  reconcileTimeoutMs(ms: number): this {
+    this.#timeoutMs = ms;
+    return this;
+  }
+
   /** Sets the reconciler and registers the controller with the Manager. */
   reconcile(fn: Reconciler): Controller {
     if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
     const c = new Controller({
       name: this.#name, source: this.#manager.cache, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
-      maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics,
+      maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics, leading: () => this.#manager.isLeader(),
+      statusClient: this.#manager.client, ...(this.#manager.recorder ? { recorder: this.#manager.recorder } : {}),
+      ...(this.#timeoutMs !== undefined ? { reconcileTimeoutMs: this.#timeoutMs } : {}),
     });
     this.#manager.add(c);
     return c;

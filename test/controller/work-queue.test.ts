@@ -265,4 +265,14 @@ describe("WorkQueue", { timeout: 10_000 }, () => {
     assert.equal(queue.len(), 1);
     assert.equal(queue.processing(), 0);
   });
+
+  it("waits at least the floor addRateLimited is given, however short the backoff (Retry-After)", () => {
+    const { queue, clock } = queueWith();
+    queue.addRateLimited("ns/a", 5000); // the backoff alone would be 5 ms
+    clock.advance(4999);
+    assert.equal(queue.len(), 0, "not before the Retry-After");
+    clock.advance(1);
+    assert.equal(queue.len(), 1);
+    assert.equal(queue.numRequeues("ns/a"), 1);
+  });
 });

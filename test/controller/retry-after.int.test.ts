@@ -1,0 +1,57 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { LocalCluster } from "../../src/testing/index.ts";
+import { Cache } from "../../src/cache/cache.ts";
+import { ResourceClient } from "../../src/client/resource-client.ts";
+import { ManualClock } from "../../src/controller/clock.ts";
+import { Controller } from "../../src/controller/controller.ts";
+import { Result } from "../../src/controller/reconciler.ts";
+import { waitFor, within } from "../support/wait.ts";
+
+const CM = { apiVersion: "v1", kind: "ConfigMap" };
+
+describe("Controller and a 429 with Retry-After", () => {
+  let cluster: LocalCluster;
+  let client: ResourceClient;
+  let cache: Cache;
+  const abort = new AbortController();
+
+  before(async () => {
+    cluster = await LocalCluster.start();
+    client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
+    cache = new Cache({ client, kubeConfig: cluster.kubeConfig });
+    await cache.start(abort.signal);
+  });
+  after(async () => {
+    abort.abort();
+    await cache.stop();
+    await within(cluster.stop(), "cluster.stop()");
+  });
+
+  it("requeues a reconcile that got 429 Retry-After: 5 no sooner than 5 s later, however short its backoff", async () => {
+    await client.create({ ...CM, metadata: { name: "limited", namespace: "default" }, data: { a: "1" } });
+    cluster.inject({ verb: "patch", resource: "configmaps", name: "limited", code: 429, retryAfterSeconds: 5, times: 1 });
+    const clock = new ManualClock();
+    let attempts = 0;
+    const controller = new Controller({
+      name: "retry-after", source: cache, clock, for: { kind: CM, namespace: "default" },
+      reconcile: async (req) => {
+        attempts++;
+        await client.patch({ ...CM, ...req }, { metadata: { annotations: { seen: "yes" } } }, "merge");
+        return Result.done();
+      },
+    });
+    await controller.start(abort.signal);
+    try {
+      await waitFor(() => attempts === 1 && controller.queue.processing() === 0, "the first reconcile to fail with 429");
+      clock.advance(4999);
+      assert.equal(controller.queue.len() + controller.queue.processing(), 0, "retried before Retry-After");
+      assert.equal(attempts, 1);
+      clock.advance(1);
+      await waitFor(() => attempts >= 2 && cluster.requests.count({ verb: "patch", resource: "configmaps", name: "limited", code: 200 }) >= 1, "the retry after 5 s");
+      assert.equal(cluster.requests.count({ verb: "patch", resource: "configmaps", name: "limited", code: 429 }), 1);
+    } finally {
+      await within(controller.abort(), "controller.abort()");
+    }
+  });
+});
