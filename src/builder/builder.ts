@@ -147,7 +147,9 @@ export interface BuilderEntry {
  * Guarantees: an object is written only when its desired hash changed or the live object no
  * longer holds every desired field (drift) — a steady state costs zero writes. Writes are
  * server-side apply with the field manager, so other managers' labels, annotations and
- * finalizers survive. One failing object never stops the others; its error is in the result
+ * finalizers survive, and so do the list items they add (a non-controller owner reference, an
+ * injected sidecar container, env var or volume): keyed lists are compared and corrected item
+ * by item, by the kinds the live object's `managedFields` record. One failing object never stops the others; its error is in the result
  * and pruning is skipped for that pass. Pruning follows `prune()`'s rules (owner UID +
  * managed-by label + managed kind + not desired), never PersistentVolumeClaims unless asked.
  *
@@ -162,7 +164,11 @@ export interface BuilderEntry {
  * so that check rejects after the discovery reads, still before any write. A kind discovery
  * cannot find (a CRD not installed yet) is not misuse: that object is `failed` in the result.
  *
- * Caveats: a Builder is for one pass: build a new one per reconcile. Several Builders for one
+ * Caveats: an item of ours that another manager re-keys (renames our env var, changes our
+ * Service port) is re-added, and the re-keyed item is theirs now and stays; where the API
+ * server also wants another field unique (a Service port's `name`) the re-added item is
+ * `failed` with its validation error until someone removes theirs.
+ * A Builder is for one pass: build a new one per reconcile. Several Builders for one
  * owner need distinct `component` options, or they prune each other's objects.
  *
  * RBAC: get, list, patch, delete on every managed kind; create/patch on events.

@@ -7,6 +7,7 @@ import type { KubeObject, OwnerReference } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
 import { hashObject } from "../hash/index.ts";
 import type { SameScalar } from "./scalars.ts";
+import { type ListKinds, matchingItems, POSITIONAL } from "./list-items.ts";
 import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
@@ -88,20 +89,28 @@ export function stampDesiredHash(obj: KubeObject): string {
 
 /**
  * Whether every field of `desired` is present in `live` with the same value (`live` may hold
- * more: server defaults, other managers' fields). Lists must have the same length and match
- * element by element. `sameScalar` decides scalar equality at a path (see `scalarComparer`:
- * quantities compare by amount only in quantity fields).
+ * more: server defaults, other managers' fields and list items). A map list (by `lists`, read
+ * from the live object's managedFields: see {@link listKindsOf}) holds each desired item when
+ * an item with its key holds it, a set when it holds each desired value; items another manager
+ * added or re-keyed are not compared. Atomic and unknown lists must have the same length and
+ * match element by element. `sameScalar` decides scalar equality at a path (see
+ * `scalarComparer`: quantities compare by amount only in quantity fields).
  */
-export function isSubset(desired: unknown, live: unknown, sameScalar: SameScalar = (a, b) => Object.is(a, b), path: (string | number)[] = []): boolean {
+export function isSubset(desired: unknown, live: unknown, sameScalar: SameScalar = (a, b) => Object.is(a, b), lists: ListKinds = POSITIONAL, path: (string | number)[] = []): boolean {
   if (Array.isArray(desired)) {
-    if (!Array.isArray(live) || live.length !== desired.length) return false;
-    return desired.every((d, i) => isSubset(d, live[i], sameScalar, [...path, i]));
+    if (!Array.isArray(live)) return false;
+    const kind = lists(path.filter((s): s is string => typeof s === "string"));
+    if (kind && kind.type !== "atomic") {
+      return desired.every((d) => matchingItems(d, live, kind).some((i) => isSubset(d, live[i], sameScalar, lists, [...path, i])));
+    }
+    if (live.length !== desired.length) return false;
+    return desired.every((d, i) => isSubset(d, live[i], sameScalar, lists, [...path, i]));
   }
   if (desired !== null && typeof desired === "object") {
     if (live === null || typeof live !== "object" || Array.isArray(live)) return false;
     for (const [k, v] of Object.entries(desired)) {
       if (v === undefined) continue;
-      if (!isSubset(v, (live as Record<string, unknown>)[k], sameScalar, [...path, k])) return false;
+      if (!isSubset(v, (live as Record<string, unknown>)[k], sameScalar, lists, [...path, k])) return false;
     }
     return true;
   }

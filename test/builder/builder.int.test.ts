@@ -80,7 +80,7 @@ describe("Builder.reconcile against LocalCluster", () => {
 
   it("corrects manual drift and keeps another manager's label", async () => {
     await raw(cluster.url, "PATCH", `/apis/apps/v1/namespaces/${NS}/statefulsets/server?fieldManager=kubectl-edit`, { spec: { replicas: 5 }, metadata: { labels: { "team": "storage" } } }, "application/merge-patch+json");
-    await raw(cluster.url, "PATCH", `/api/v1/namespaces/${NS}/services/server?fieldManager=kubectl-edit`, [{ op: "replace", path: "/spec/ports/0/port", value: 9999 }], "application/json-patch+json");
+    await raw(cluster.url, "PATCH", `/api/v1/namespaces/${NS}/services/server?fieldManager=kubectl-edit`, [{ op: "replace", path: "/spec/ports/0/port", value: 9999 }, { op: "replace", path: "/spec/ports/0/name", value: "debug" }], "application/json-patch+json");
     cluster.requests.clear();
     const result = await new Builder({ client, owner, labels: { "app.kubernetes.io/part-of": "demo" } })
       .configMap(config({ "app.properties": "threads=8" })).secret(secret()).configMap(otherConfig())
@@ -91,7 +91,9 @@ describe("Builder.reconcile against LocalCluster", () => {
     const sts = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/server`);
     assert.equal(sts.spec.replicas, 2);
     assert.equal(sts.metadata.labels.team, "storage", "another manager's label survives");
-    assert.equal((await get(`/api/v1/namespaces/${NS}/services/server`)).spec.ports[0].port, 8080);
+    // Our port is back; the re-keyed one is kubectl-edit's item now (it set its key) and stays.
+    const ports = (await get(`/api/v1/namespaces/${NS}/services/server`)).spec.ports.map((p: { name: string; port: number }) => `${p.name}:${p.port}`);
+    assert.deepEqual(ports.sort(), ["debug:9999", "http:8080"]);
   });
 
   it("prunes an object removed from the chain, but never one it does not own", async () => {
