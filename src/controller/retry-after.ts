@@ -23,6 +23,11 @@ export function retryAfterMs(err: unknown): number | undefined {
     if ("cause" in e) visit(e.cause);
     if ("errors" in e && Array.isArray(e.errors)) for (const inner of e.errors) visit(inner);
   };
-  visit(err);
+  try {
+    visit(err);
+  } catch {
+    // A thrown value whose inspection throws (a revoked proxy, a throwing getter): no Retry-After.
+    return undefined;
+  }
   return longest;
 }
