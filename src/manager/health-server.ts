@@ -32,6 +32,13 @@ export interface HealthServerOptions {
   host?: string;
   /** Served on /metrics; without it /metrics answers 404. */
   metrics?: Pick<Metrics, "text" | "contentType">;
+  /**
+   * Who may read /metrics: `"loopback"` (default) answers 403 to any peer that is not this
+   * machine, so binding `0.0.0.0` for kubelet probes does not open the metrics to every pod in
+   * the cluster; `"any"` serves every peer (restrict the port with a NetworkPolicy, or put an
+   * authenticating proxy in front). `/healthz` and `/readyz` answer every peer.
+   */
+  metricsAccess?: "loopback" | "any";
   /** Liveness (/healthz) and readiness (/readyz). */
   checks: { healthz: HealthCheck; readyz: HealthCheck };
 }
@@ -68,6 +75,7 @@ export class HealthServer implements Runnable {
   readonly #host: string;
   readonly #metrics: HealthServerOptions["metrics"];
   readonly #checks: HealthServerOptions["checks"];
+  readonly #metricsAccess: "loopback" | "any";
   #server: Server | undefined;
   #stopping: Promise<void> | undefined;
 
@@ -76,6 +84,7 @@ export class HealthServer implements Runnable {
     this.#host = options.host ?? "127.0.0.1";
     this.#metrics = options.metrics;
     this.#checks = options.checks;
+    this.#metricsAccess = options.metricsAccess ?? "loopback";
   }
 
   /** The address listened on, e.g. `127.0.0.1`. Throws before start. */
@@ -137,6 +146,9 @@ export class HealthServer implements Runnable {
       res.setHeader("Allow", "GET, HEAD");
       return send(405, `method ${req.method} not allowed\n`);
     }
+    if (path === "/metrics" && this.#metricsAccess === "loopback" && !isLoopback(req.socket.remoteAddress)) {
+      return send(403, "/metrics is served to this machine only (metricsAccess: \"loopback\", the default). Fix: set metricsAccess: \"any\" and restrict who reaches the port (a NetworkPolicy, or an authenticating proxy)\n");
+    }
     try {
       if (path === "/metrics") return send(200, await this.#metrics!.text(), this.#metrics!.contentType);
       const check = path === "/healthz" ? this.#checks.healthz : this.#checks.readyz;
@@ -147,4 +159,11 @@ export class HealthServer implements Runnable {
       send(500, `${what} failed: ${err instanceof Error ? err.message : String(err)}\n`);
     }
   }
+}
+
+/** Whether a peer address is this machine's loopback (IPv4 127/8, IPv6 ::1, or IPv4-mapped). */
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return v4.startsWith("127.") || address === "::1";
 }

@@ -53,6 +53,11 @@ export interface ManagerOptions {
    */
   healthHost?: string;
   /**
+   * Who may read `/metrics` (see {@link HealthServerOptions.metricsAccess}): `"loopback"`
+   * (default; probes still answer everyone) or `"any"` for a Prometheus scrape from other pods.
+   */
+  metricsAccess?: "loopback" | "any";
+  /**
    * Records the Warning event of a terminal reconcile error on the primary object (and is yours
    * to use as `mgr.recorder`). Default: an {@link EventRecorder} writing through the Manager's
    * client, reporting as the field manager; `false` records none.
@@ -151,6 +156,7 @@ export class Manager {
         port: options.healthPort ?? 8080,
         host: options.healthHost ?? defaultHealthHost(process.env),
         metrics: this.metrics,
+        ...(options.metricsAccess ? { metricsAccess: options.metricsAccess } : {}),
         checks: { healthz: () => true, readyz: () => this.ready() },
       });
     }
