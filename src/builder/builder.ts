@@ -50,6 +50,12 @@ export interface BuilderOptions {
   client: ResourceClient;
   /** The custom resource that owns every object (as read from the API: it needs its uid). */
   owner: KubeObject;
+  /**
+   * Aborts the pass: once aborted, the Builder's requests reject with the signal's reason and
+   * no further write is sent (pass a reconcile's `ctx.signal`). Same as
+   * `client: client.withSignal(signal)`.
+   */
+  signal?: AbortSignal;
   /** Where live objects are read; default: `client.reader()` (the API). Pass a cache reader to save requests. */
   reader?: ObjectReader;
   /** Records Created/Updated/Deleted/…Failed events on the owner. */
@@ -189,7 +195,7 @@ export class Builder {
   readonly #entries: BuilderEntry[] = [];
 
   constructor(options: BuilderOptions) {
-    this.#options = options;
+    this.#options = options.signal ? { ...options, client: options.client.withSignal(options.signal) } : options;
   }
 
   /**
