@@ -6,6 +6,8 @@ import { ResourceClient } from "../../src/client/resource-client.ts";
 import { Controller } from "../../src/controller/controller.ts";
 import { Result } from "../../src/controller/reconciler.ts";
 import { waitFor, within } from "../support/wait.ts";
+import { startClusterWithCache } from "../support/cluster-with-cache.ts";
+import type { ClusterWithCache } from "../support/cluster-with-cache.ts";
 
 const CM = { apiVersion: "v1", kind: "ConfigMap" };
 
@@ -13,20 +15,14 @@ describe("Controller reconcile timeout", () => {
   let cluster: LocalCluster;
   let client: ResourceClient;
   let cache: Cache;
-  const abort = new AbortController();
+  let env: ClusterWithCache;
 
   before(async () => {
-    cluster = await LocalCluster.start();
-    client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
-    cache = new Cache({ client, kubeConfig: cluster.kubeConfig });
-    await cache.start(abort.signal);
+    env = await startClusterWithCache();
+    ({ cluster, client, cache } = env);
     for (const name of ["stalled", "deaf"]) await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
   });
-  after(async () => {
-    abort.abort();
-    await cache.stop();
-    await within(cluster.stop(), "cluster.stop()");
-  });
+  after(() => env.stop());
 
   it("aborts a reconcile held by a stalled PATCH after reconcileTimeoutMs, so the one worker goes on to the next key", async () => {
     const ns = "stalled";
@@ -48,7 +44,7 @@ describe("Controller reconcile timeout", () => {
         return Result.done();
       },
     });
-    await controller.start(abort.signal);
+    await controller.start(env.signal);
     try {
       await client.create({ ...CM, metadata: { name: "hung", namespace: ns } });
       await waitFor(() => cluster.requests.count({ verb: "patch", namespace: ns, name: "hung" }) > 0 || client.requests.count({ verb: "patch", namespace: ns }) > 0 || controller.queue.processing() > 0, "the hung reconcile to start");
@@ -85,7 +81,7 @@ describe("Controller reconcile timeout", () => {
         return Result.done();
       },
     });
-    await controller.start(abort.signal);
+    await controller.start(env.signal);
     try {
       await client.create({ ...CM, metadata: { name: "stuck", namespace: ns } });
       await waitFor(() => stuckSignal?.aborted, "the stuck reconcile to time out");

@@ -7,6 +7,8 @@ import { ManualClock } from "../../src/controller/clock.ts";
 import { Controller } from "../../src/controller/controller.ts";
 import { Result } from "../../src/controller/reconciler.ts";
 import { waitFor, within } from "../support/wait.ts";
+import { startClusterWithCache } from "../support/cluster-with-cache.ts";
+import type { ClusterWithCache } from "../support/cluster-with-cache.ts";
 
 const CM = { apiVersion: "v1", kind: "ConfigMap" };
 
@@ -14,19 +16,13 @@ describe("Controller and a 429 with Retry-After", () => {
   let cluster: LocalCluster;
   let client: ResourceClient;
   let cache: Cache;
-  const abort = new AbortController();
+  let env: ClusterWithCache;
 
   before(async () => {
-    cluster = await LocalCluster.start();
-    client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
-    cache = new Cache({ client, kubeConfig: cluster.kubeConfig });
-    await cache.start(abort.signal);
+    env = await startClusterWithCache();
+    ({ cluster, client, cache } = env);
   });
-  after(async () => {
-    abort.abort();
-    await cache.stop();
-    await within(cluster.stop(), "cluster.stop()");
-  });
+  after(() => env.stop());
 
   it("requeues a reconcile that got 429 Retry-After: 5 no sooner than 5 s later, however short its backoff", async () => {
     await client.create({ ...CM, metadata: { name: "limited", namespace: "default" }, data: { a: "1" } });
@@ -41,7 +37,7 @@ describe("Controller and a 429 with Retry-After", () => {
         return Result.done();
       },
     });
-    await controller.start(abort.signal);
+    await controller.start(env.signal);
     try {
       await waitFor(() => attempts === 1 && controller.queue.processing() === 0, "the first reconcile to fail with 429");
       clock.advance(4999);

@@ -15,6 +15,8 @@ import { silentLogger } from "../../src/log/logger.ts";
 import { LeaderElector } from "../../src/manager/leader-election.ts";
 import { SteppingClock } from "../support/stepping-clock.ts";
 import { waitFor, within } from "../support/wait.ts";
+import { startClusterWithCache } from "../support/cluster-with-cache.ts";
+import type { ClusterWithCache } from "../support/cluster-with-cache.ts";
 
 const RENEW_MS = 400;
 const CM = { apiVersion: "v1", kind: "ConfigMap" };
@@ -35,21 +37,15 @@ describe("the renew deadline, not its timer, decides leadership", () => {
   let cluster: LocalCluster;
   let client: ResourceClient;
   let cache: Cache;
-  const abort = new AbortController();
+  let env: ClusterWithCache;
   const elector = (name: string, clock: Clock) =>
     new LeaderElector({ client, namespace: "default", name, identity: "a", leaseDurationMs: 600, renewDeadlineMs: RENEW_MS, retryPeriodMs: 100, clock, logger: silentLogger });
 
   before(async () => {
-    cluster = await LocalCluster.start();
-    client = new ResourceClient({ kubeConfig: cluster.kubeConfig });
-    cache = new Cache({ client, kubeConfig: cluster.kubeConfig });
-    await cache.start(abort.signal);
+    env = await startClusterWithCache();
+    ({ cluster, client, cache } = env);
   });
-  after(async () => {
-    abort.abort();
-    await cache.stop();
-    await within(cluster.stop(), "cluster.stop()");
-  });
+  after(() => env.stop());
 
   it("isLeader() answers false as soon as the renew deadline passed, before the deadline's timer has run", async () => {
     const { clock, timers, stall } = stallableClock();
@@ -85,7 +81,7 @@ describe("the renew deadline, not its timer, decides leadership", () => {
       },
     });
     await e.start(AbortSignal.timeout(5000));
-    await controller.start(abort.signal);
+    await controller.start(env.signal);
     try {
       await waitFor(() => e.isLeader(), "leading");
       await client.create({ ...CM, metadata: { name: "gated", namespace: "default" }, data: { a: "1" } });
