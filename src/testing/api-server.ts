@@ -7,7 +7,7 @@ import type { ApiContext, ResourceRequest } from "./api-context.ts";
 import type { ActiveFault, ApiServerVerb, FaultSpec, ServedRequestRecord } from "./faults.ts";
 import { API_SERVER_VERBS, checkFault, faultStatus } from "./faults.ts";
 import { RequestLog, matchesRequest } from "../util/request-log.ts";
-import { parseResourcePath } from "./request-info.ts";
+import { parseResourcePath, queryBool } from "./request-info.ts";
 import { StatusError, methodNotAllowed } from "./status.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleGet, handleList, handleWatch } from "./read-handlers.ts";
@@ -187,8 +187,7 @@ export class ApiServer {
 function verbOf(method: string, named: boolean, q: URLSearchParams): ApiServerVerb | undefined {
   switch (method) {
     case "GET": {
-      const w = q.get("watch");
-      if (!named && (w === "true" || w === "1")) return "watch";
+      if (!named && queryBool(q, "watch") === true) return "watch";
       return named ? "get" : "list";
     }
     case "POST":

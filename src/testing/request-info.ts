@@ -40,3 +40,20 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
   if (rest.length > 3) return undefined;
   return { group, version, namespace, plural: rest[0]!, name: rest[1], subresource: rest[2] };
 }
+
+/**
+ * A boolean query parameter as kube-apiserver's query decoder reads it: absent is `undefined`;
+ * `0` or `false` in any case is false; any other value, including the empty string (`?watch=`)
+ * and Python's `True`, is true.
+ *
+ * @example
+ * queryBool(new URLSearchParams("watch=True"), "watch"); // true
+ * queryBool(new URLSearchParams("watch=FALSE"), "watch"); // false
+ * queryBool(new URLSearchParams(""), "watch");           // undefined
+ */
+export function queryBool(q: URLSearchParams, name: string): boolean | undefined {
+  const value = q.get(name);
+  if (value === null) return undefined;
+  const lower = value.toLowerCase();
+  return lower !== "0" && lower !== "false";
+}

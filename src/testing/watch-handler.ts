@@ -8,6 +8,7 @@ import type { Watcher } from "./watch-hub.ts";
 import { eventFor } from "./watch-hub.ts";
 import { apiVersionOf } from "./resource-type.ts";
 import { StatusError } from "./status.ts";
+import { queryBool } from "./request-info.ts";
 import { renderView, toView } from "./object-view.ts";
 import { toTable, wantsTable } from "./views/table.ts";
 
@@ -16,9 +17,9 @@ export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: Sto
   const q = r.query;
   const { res, type } = r;
   const rvParam = q.get("resourceVersion") ?? "";
-  const sendInitial = q.get("sendInitialEvents");
+  const sendInitial = queryBool(q, "sendInitialEvents");
   const rvMatch = q.get("resourceVersionMatch");
-  if (sendInitial !== null && sendInitial !== "") {
+  if (sendInitial !== undefined) {
     if (rvMatch !== "NotOlderThan") {
       throw new StatusError(422, "Invalid",
         `ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled`);
@@ -88,7 +89,7 @@ export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: Sto
     for (const o of ctx.store.list(type.storageKey, namespace || undefined)) {
       if (matches(o)) watcher.send("ADDED", render(o));
     }
-    if (sendInitial === "true") bookmark({ "k8s.io/initial-events-end": "true" });
+    if (sendInitial === true) bookmark({ "k8s.io/initial-events-end": "true" });
   } else {
     for (const c of replay) {
       const ev = eventFor(watcher, c);
@@ -101,7 +102,7 @@ export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: Sto
   if (timeoutSeconds > 0) {
     timers.add(setTimeout(() => watcher.close(false), timeoutSeconds * 1000));
   }
-  if (q.get("allowWatchBookmarks") === "true") {
+  if (queryBool(q, "allowWatchBookmarks") === true) {
     const interval = setInterval(() => bookmark(), ctx.bookmarkIntervalMs);
     interval.unref();
     timers.add(interval);

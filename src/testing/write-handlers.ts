@@ -17,6 +17,7 @@ import { ignoredFieldsFor, serverSideApply } from "./apply/server-side-apply.ts"
 import { validateEventsV1Create, validateEventsV1Update } from "./views/events.ts";
 import { selectorOf } from "./read-handlers.ts";
 import { getScale, scaleToObject } from "./scale.ts";
+import { queryBool } from "./request-info.ts";
 
 const BODY_TYPES = new Set(["application/json", "application/yaml", ""]);
 const PATCH_TYPES =
@@ -176,7 +177,7 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
   }
   checkKind(r, body);
   const opts = writeOptions(r, manager);
-  const force = r.query.get("force") === "true";
+  const force = queryBool(r.query, "force") === true;
   const existing = ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
   if (body.metadata?.name !== undefined && body.metadata.name !== r.path.name) {
     throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${r.path.name})`);
@@ -225,7 +226,7 @@ async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions & { orph
       ? (parseObjectBody(buf, "application/json") as Record<string, unknown>)
       : {
           propagationPolicy: q.get("propagationPolicy") ?? undefined,
-          orphanDependents: q.has("orphanDependents") ? q.get("orphanDependents") === "true" : undefined,
+          orphanDependents: queryBool(q, "orphanDependents"),
           dryRun: q.getAll("dryRun"),
         };
   let policy = src.propagationPolicy as DeleteOptions["propagationPolicy"];

@@ -4,32 +4,7 @@ import { CoreV1Api, Watch, makeInformer } from "@kubernetes/client-node";
 import type { V1ConfigMap } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
-
-/** Reads a watch stream over raw HTTP, collecting parsed events until closed or stopped. */
-async function openWatch(url: string, path: string) {
-  const controller = new AbortController();
-  const res = await within(fetch(url + path, { signal: controller.signal }), `the response headers of ${path}`);
-  const events: any[] = [];
-  let ended = false;
-  const done = (async () => {
-    const decoder = new TextDecoder();
-    let buf = "";
-    try {
-      for await (const chunk of res.body as any) {
-        buf += decoder.decode(chunk, { stream: true });
-        let i: number;
-        while ((i = buf.indexOf("\n")) >= 0) {
-          events.push(JSON.parse(buf.slice(0, i)));
-          buf = buf.slice(i + 1);
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-  })();
-  return { res, events, stop: () => controller.abort(), done, isEnded: () => ended };
-}
+import { openWatch } from "../support/watch-stream.ts";
 
 describe("LocalCluster watch", () => {
   let cluster: LocalCluster;
