@@ -8,6 +8,7 @@ import { checkDataMap, checkDataSize, checkDisjointKeys, checkImmutableFlag } fr
 import { isRecord, jsonType, keyPath, sameJson } from "./json.ts";
 import type { Problems } from "./validation.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
+import { setMember } from "../src/util/own-member.ts";
 
 /** Keys the API server requires for the built-in Secret types (any one of each inner list). */
 const REQUIRED_KEYS: Record<string, string[][]> = {
@@ -81,7 +82,7 @@ function checkType(p: Problems, type: unknown, keys: Set<string>): void {
 function effectiveData(desired: KubeObject): Record<string, unknown> {
   const data: Record<string, unknown> = isRecord(desired.data) ? { ...desired.data } : {};
   if (isRecord(desired.stringData)) {
-    for (const [k, v] of Object.entries(desired.stringData)) data[k] = Buffer.from(String(v), "utf8").toString("base64");
+    for (const [k, v] of Object.entries(desired.stringData)) setMember(data, k, Buffer.from(String(v), "utf8").toString("base64"));
   }
   return data;
 }

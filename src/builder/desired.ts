@@ -9,6 +9,7 @@ import { hashObject } from "../hash/index.ts";
 import type { SameScalar } from "./scalars.ts";
 import { type ListKinds, matchingItems, POSITIONAL } from "./list-items.ts";
 import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
+import { setMember } from "../util/own-member.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
 export const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
@@ -70,7 +71,7 @@ export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObje
   }
   if (obj.kind === "Secret" && obj.apiVersion === "v1" && obj.stringData && typeof obj.stringData === "object") {
     const data = { ...(obj.data as Record<string, string> | undefined) };
-    for (const [k, v] of Object.entries(obj.stringData as Record<string, unknown>)) data[k] = Buffer.from(String(v), "utf8").toString("base64");
+    for (const [k, v] of Object.entries(obj.stringData as Record<string, unknown>)) setMember(data, k, Buffer.from(String(v), "utf8").toString("base64"));
     obj.data = data;
     delete obj.stringData;
   }

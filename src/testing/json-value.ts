@@ -14,6 +14,10 @@
  * @module
  */
 
+import { setMember } from "../util/own-member.ts";
+
+export { getMember, setMember } from "../util/own-member.ts";
+
 /** A JSON object: a non-null object that is not an array, as decoded from a request body. */
 export type JsonObject = Record<string, unknown>;
 
@@ -92,7 +96,7 @@ export function canonicalJson(value: unknown): string {
  * `k:`/`v:` path elements.
  *
  * Differs from {@link canonicalJson} as `JSON.stringify` does: members set to `undefined` are
- * left out, integer-like keys print first in numeric order, a `__proto__` key is lost, and a
+ * left out, integer-like keys print first in numeric order, and a
  * top-level `undefined` gives `undefined` rather than a string.
  *
  * @example
@@ -107,7 +111,7 @@ function sortKeys(value: unknown): unknown {
   if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
   for (const key of Object.keys(value).sort()) {
-    if (value[key] !== undefined) out[key] = sortKeys(value[key]);
+    if (value[key] !== undefined) setMember(out, key, sortKeys(value[key]));
   }
   return out;
 }
@@ -160,18 +164,3 @@ export function cloneJson<T>(value: T): T {
   return structuredClone(value);
 }
 
-/**
- * Sets `obj[key] = value` as an own data property, also for the key `__proto__` (which a
- * plain assignment would turn into a prototype change).
- *
- * @example
- * const out: JsonObject = {};
- * setMember(out, "__proto__", 1); // Object.keys(out) → ["__proto__"]
- */
-export function setMember(obj: JsonObject, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    obj[key] = value;
-  }
-}

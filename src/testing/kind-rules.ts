@@ -7,6 +7,7 @@ import type { StatusCause } from "./status.ts";
 import { badRequest, forbidden, invalid, invalidValue, requiredValue } from "./status.ts";
 import { prepareCustomResource } from "./crd/schema.ts";
 import { crdDefaults, validateCrd } from "./crd/crd-validation.ts";
+import { setMember } from "./json-value.ts";
 
 /** Context for kind rules. */
 export interface RuleContext {
@@ -65,7 +66,7 @@ export function fieldDefaults(type: ResourceType, obj: KubeObject): void {
       const stringData = obj.stringData as Record<string, unknown> | undefined;
       if (stringData !== undefined) {
         const data = (obj.data ??= {}) as Record<string, string>;
-        for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(String(v), "utf8").toString("base64");
+        for (const [k, v] of Object.entries(stringData)) setMember(data, k, Buffer.from(String(v), "utf8").toString("base64"));
         delete obj.stringData;
       }
       break;

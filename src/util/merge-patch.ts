@@ -4,6 +4,8 @@
  * to tell whether a status patch would change anything before sending it.
  */
 
+import { setMember } from "./own-member.ts";
+
 /** Whether a value is a JSON object (not an array, not null). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -25,17 +27,12 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   const result: Record<string, unknown> = {};
   if (isPlainObject(target)) {
     for (const [key, value] of Object.entries(target)) {
-      if (!Object.hasOwn(patch, key) || patch[key] === undefined) defineKey(result, key, structuredClone(value));
+      if (!Object.hasOwn(patch, key) || patch[key] === undefined) setMember(result, key, structuredClone(value));
     }
   }
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined || value === null) continue;
-    defineKey(result, key, mergePatch(isPlainObject(target) ? target[key] : undefined, value));
+    setMember(result, key, mergePatch(isPlainObject(target) ? target[key] : undefined, value));
   }
   return result;
-}
-
-/** Sets a key as plain data, so that a key such as `__proto__` never reaches the prototype. */
-function defineKey(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -13,7 +13,7 @@
  * element owns its existence (the `.` entry in FieldsV1) as well as its fields.
  */
 import type { KubeObject, ListType, ListTypeLookup } from "../resource-type.ts";
-import { isJsonObject, sortedKeysJson } from "../json-value.ts";
+import { getMember, isJsonObject, setMember, sortedKeysJson } from "../json-value.ts";
 
 /** One step of a {@link FieldPath}: `f:name`, `k:{...}`, `v:<json>` or `i:<n>`. */
 export type PathElement = string;
@@ -322,7 +322,7 @@ export function listElements(list: readonly unknown[], type: ListType): PathElem
     }
     if (!isJsonObject(item)) return undefined;
     const keys: Record<string, unknown> = {};
-    for (const key of type.keys) if (item[key] !== undefined && item[key] !== null) keys[key] = item[key];
+    for (const key of type.keys) if (getMember(item, key) !== undefined && getMember(item, key) !== null) setMember(keys, key, getMember(item, key));
     if (Object.keys(keys).length === 0) return undefined;
     elements.push(keyElement(keys));
   }

@@ -3,7 +3,7 @@
  */
 import type { ListTypeLookup } from "../resource-type.ts";
 import { listElements, type PathElement } from "./field-set.ts";
-import { isJsonObject } from "../json-value.ts";
+import { getMember, isJsonObject, setMember } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 
 /**
@@ -31,7 +31,7 @@ function mergeValue(live: unknown, applied: unknown, names: readonly string[], l
     const out = structuredClone(live);
     for (const [key, value] of Object.entries(applied)) {
       if (value === undefined) continue;
-      out[key] = mergeValue(live[key], value, [...names, key], listType);
+      setMember(out, key, mergeValue(getMember(live, key), value, [...names, key], listType));
     }
     return out;
   }

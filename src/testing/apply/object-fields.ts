@@ -3,7 +3,7 @@
  */
 import type { KubeObject, ListTypeLookup } from "../resource-type.ts";
 import { fieldsOf, parseElement, systemFields, type FieldFilter, type FieldPath, type FieldSet, type PathElement } from "./field-set.ts";
-import { isJsonObject, jsonEqual, sortedKeysJson } from "../json-value.ts";
+import { isJsonObject, jsonEqual, setMember, sortedKeysJson } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 
 /** Where one path element points inside a container (a map key or a list index). */
@@ -125,7 +125,7 @@ export function withoutFields<T>(value: T, skip: FieldFilter, names: readonly st
   for (const [key, child] of Object.entries(value)) {
     const childNames = [...names, key];
     if (child === undefined || child === null || skip(childNames)) continue;
-    out[key] = withoutFields(child, skip, childNames);
+    setMember(out, key, withoutFields(child, skip, childNames));
   }
   return out as T;
 }

@@ -9,7 +9,7 @@
 
 import { StatusError, badRequest } from "../status.ts";
 import type { KubeObject } from "../resource-type.ts";
-import { goJsonKind, isJsonObject, jsonEqualCountingUndefined } from "../json-value.ts";
+import { goJsonKind, isJsonObject, jsonEqualCountingUndefined, setMember } from "../json-value.ts";
 
 /**
  * Identifies the object being patched, for the details of a 422 Status.
@@ -202,7 +202,7 @@ function add(root: Json, path: string, value: Json, kind: string): Json {
     }
     parent.splice(index, 0, value);
   } else {
-    parent[key] = value;
+    setMember(parent, key, value);
   }
   return root;
 }

@@ -12,7 +12,7 @@
 
 import { StatusError, badRequest } from "../status.ts";
 import type { KubeObject, ListType, ListTypeLookup } from "../resource-type.ts";
-import { goJsonKind, isJsonObject, jsonEqualCountingUndefined } from "../json-value.ts";
+import { getMember, goJsonKind, isJsonObject, jsonEqualCountingUndefined, setMember } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 import { builtinListType, strategicMergeKey } from "./merge-keys.ts";
 
@@ -92,7 +92,7 @@ function isDirective(key: string): boolean {
 
 /** Merges `patch` into `original` (both owned by the caller and mutated freely). */
 function mergeMap(original: JsonObject | undefined, patch: JsonObject, path: readonly string[], schema: ListSchema): JsonObject {
-  const directive = patch[PATCH];
+  const directive = getMember(patch, PATCH);
   if (directive !== undefined) {
     delete patch[PATCH];
     if (directive === "replace") return mergeMap(undefined, patch, path, schema);
@@ -101,7 +101,7 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, path: rea
   }
   const result: JsonObject = original ?? {};
 
-  const retain = patch[RETAIN_KEYS];
+  const retain = getMember(patch, RETAIN_KEYS);
   if (retain !== undefined) {
     if (!Array.isArray(retain) || !retain.every((k) => typeof k === "string")) {
       throw badRequest("invalid patch format of retainKeys");
@@ -118,23 +118,23 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, path: rea
     if (!key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) continue;
     const field = key.slice(DELETE_FROM_PRIMITIVE_LIST.length);
     if (!Array.isArray(value)) throw badRequest("invalid patch format of primitive list");
-    const stored = result[field];
+    const stored = getMember(result, field);
     if (Array.isArray(stored)) {
-      result[field] = stored.filter((item) => !value.some((v) => jsonEqualCountingUndefined(v, item)));
+      setMember(result, field, stored.filter((item) => !value.some((v) => jsonEqualCountingUndefined(v, item))));
     }
   }
 
   for (const [key, value] of Object.entries(patch)) {
     if (isDirective(key)) continue;
     if (value === null) delete result[key];
-    else result[key] = mergeValue(result[key], value, [...path, key], schema);
+    else setMember(result, key, mergeValue(getMember(result, key), value, [...path, key], schema));
   }
 
   for (const [key, value] of Object.entries(patch)) {
     if (!key.startsWith(SET_ELEMENT_ORDER)) continue;
     const field = key.slice(SET_ELEMENT_ORDER.length);
     if (!Array.isArray(value)) throw badRequest("invalid patch format of setElementOrder list");
-    const stored = result[field];
+    const stored = getMember(result, field);
     if (Array.isArray(stored)) reorder(stored, value, schema.mergeKey([...path, field]));
   }
   return result;
@@ -147,7 +147,7 @@ function mergeValue(original: Json, patch: Json, path: readonly string[], schema
 }
 
 function mergeList(original: Json[] | undefined, patch: Json[], path: readonly string[], schema: ListSchema): Json[] {
-  const replaceAt = patch.findIndex((el) => isJsonObject(el) && el[PATCH] === "replace" && Object.keys(el).length === 1);
+  const replaceAt = patch.findIndex((el) => isJsonObject(el) && getMember(el, PATCH) === "replace" && Object.keys(el).length === 1);
   if (replaceAt >= 0) {
     const rest = patch.filter((_, i) => i !== replaceAt);
     return rest.map((el) => fresh(el, path, schema));
@@ -168,12 +168,12 @@ function mergeList(original: Json[] | undefined, patch: Json[], path: readonly s
 function mergeKeyedList(original: Json[], patch: Json[], key: string, path: readonly string[], schema: ListSchema): Json[] {
   let result = original;
   for (const el of patch) {
-    if (!isJsonObject(el) || el[key] === undefined || el[key] === null) {
+    if (!isJsonObject(el) || getMember(el, key) === undefined || getMember(el, key) === null) {
       throw badRequest(`map: ${JSON.stringify(el)} does not contain declared merge key: ${key}`);
     }
-    const id = el[key];
-    const matches = (item: Json): boolean => isJsonObject(item) && jsonEqualCountingUndefined(item[key], id);
-    if (el[PATCH] === "delete") {
+    const id = getMember(el, key);
+    const matches = (item: Json): boolean => isJsonObject(item) && jsonEqualCountingUndefined(getMember(item, key), id);
+    if (getMember(el, PATCH) === "delete") {
       result = result.filter((item) => !matches(item));
       continue;
     }
@@ -194,7 +194,7 @@ function fresh(value: Json, path: readonly string[], schema: ListSchema): Json {
  * positions of the elements `order` does not name.
  */
 function reorder(list: Json[], order: Json[], key: string | undefined): void {
-  const identity = (item: Json): Json => (key === undefined ? item : isJsonObject(item) ? item[key] : undefined);
+  const identity = (item: Json): Json => (key === undefined ? item : isJsonObject(item) ? getMember(item, key) : undefined);
   const wanted = order.map(identity);
   const rank = (item: Json): number =>
     wanted.findIndex((w) => w !== undefined && jsonEqualCountingUndefined(w, identity(item)));
