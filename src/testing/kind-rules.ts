@@ -7,6 +7,7 @@ import type { StatusCause } from "./status.ts";
 import { badRequest, forbidden, invalid, invalidValue, requiredValue } from "./status.ts";
 import { prepareCustomResource } from "./crd/schema.ts";
 import { crdDefaults, validateCrd } from "./crd/crd-validation.ts";
+import { checkObjectLimits } from "./metadata-validation.ts";
 
 /** Context for kind rules. */
 export interface RuleContext {
@@ -133,6 +134,7 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
   const name = obj.metadata?.name ?? "";
   const causes: StatusCause[] = validateOwnerReferences(obj);
   if (causes.length) throw invalid(type.kind, type.group, name, causes);
+  checkObjectLimits(type, obj);
   if (!type.builtin && type.schema) {
     const { object, prunedFields } = prepareCustomResource(obj, type.schema, { kind: type.kind, group: type.group, name });
     if (prunedFields.length && ctx.fieldValidation !== "Ignore") {
