@@ -7,13 +7,13 @@ import type { ApiContext, ResourceRequest } from "./api-context.ts";
 import type { ActiveFault, ApiServerVerb, FaultSpec, ServedRequestRecord } from "./faults.ts";
 import { API_SERVER_VERBS, checkFault, faultStatus } from "./faults.ts";
 import { RequestLog, matchesRequest } from "../util/request-log.ts";
-import { parseResourcePath, queryBool } from "./request-info.ts";
+import { parseResourcePath, queryBool, rawPathOf } from "./request-info.ts";
 import { StatusError, methodNotAllowed } from "./status.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleGet, handleList, handleWatch } from "./read-handlers.ts";
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from "./write-handlers.ts";
 import { OPENAPI_V2_PROTOBUF, openApiGroupVersion, openApiRoot, openApiV2, openApiV2Protobuf } from "./views/openapi.ts";
-import { isValidPathName } from "./names.ts";
+import { pathSegmentNameErrors } from "./names.ts";
 import { getScale } from "./scale.ts";
 
 const VERSION = JSON.stringify({
@@ -40,7 +40,7 @@ export class ApiServer {
 
   async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
-    const path = parseResourcePath(url.pathname);
+    const path = parseResourcePath(rawPathOf(req.url ?? "/"));
     if (!path) {
       this.#nonResource(url, req, res);
       return;
@@ -67,9 +67,8 @@ export class ApiServer {
     try {
       const type = this.ctx.registry.byPath(path.group, path.version, path.plural);
       if (!type) throw new StatusError(404, "NotFound", "the server could not find the requested resource");
-      if (path.name !== undefined && !isValidPathName(path.name)) {
-        throw new StatusError(400, "BadRequest", `invalid resource name "${path.name}": may not contain '/' or '%'`);
-      }
+      const nameErrors = path.name === undefined ? [] : pathSegmentNameErrors(path.name);
+      if (nameErrors.length) throw new StatusError(400, "BadRequest", `Name parameter invalid: ${JSON.stringify(path.name)}: ${nameErrors.join(";")}`);
       if (path.subresource !== undefined && !(path.subresource === "status" && type.status) && !(path.subresource === "scale" && type.scale)
         && !(path.subresource === "finalize" && type.kind === "Namespace")) {
         throw new StatusError(404, "NotFound", "the server could not find the requested resource");

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { load as loadYaml } from "js-yaml";
 import { StatusError, badRequest } from "./status.ts";
+import { LOCAL_MAX_NESTING_DEPTH, depthError, jsonNestingDepth, valueTooDeep } from "./nesting-depth.ts";
 
 /** The API server's request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -32,25 +33,41 @@ export function mediaType(req: IncomingMessage): string {
   return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax. */
+/**
+ * Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax and on
+ * nesting deeper than the decoder allows (see `nesting-depth.ts`).
+ */
 export function parseObjectBody(buf: Buffer, type: string): Record<string, unknown> {
   const text = buf.toString("utf8");
+  const decodeError = (detail: string) => badRequest(`couldn't get version/kind; json parse error: ${detail}`);
+  const yaml = type.endsWith("yaml");
+  if (!yaml) {
+    const depth = jsonNestingDepth(text);
+    if (depth > LOCAL_MAX_NESTING_DEPTH) throw decodeError(depthError(depth));
+  }
   let value: unknown;
   try {
-    value = type.endsWith("yaml") ? loadYaml(text) : JSON.parse(text);
+    // js-yaml's own depth guard is looser than ours (its levels are not ours); valueTooDeep decides.
+    value = yaml ? loadYaml(text, { maxDepth: 2 * LOCAL_MAX_NESTING_DEPTH }) : JSON.parse(text);
   } catch (err) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message.split("\n")[0]}`);
+    // js-yaml parses recursively: a body nested past its guard or the stack is a depth error too.
+    const tooDeep = err instanceof RangeError || /exceeded maxDepth/.test((err as Error).message);
+    throw decodeError(tooDeep ? depthError(LOCAL_MAX_NESTING_DEPTH + 1) : (err as Error).message.split("\n")[0]!);
   }
+  if (yaml && valueTooDeep(value)) throw decodeError(depthError(LOCAL_MAX_NESTING_DEPTH + 1));
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw badRequest("couldn't get version/kind; json parse error: the body is not a JSON object");
   }
   return value as Record<string, unknown>;
 }
 
-/** Parses any JSON value (json-patch bodies are arrays). */
+/** Parses any JSON value (json-patch bodies are arrays); 400 when nested too deep. */
 export function parseJsonBody(buf: Buffer): unknown {
+  const text = buf.toString("utf8");
+  const depth = jsonNestingDepth(text);
+  if (depth > LOCAL_MAX_NESTING_DEPTH) throw badRequest(`error decoding patch: ${depthError(depth)}`);
   try {
-    return JSON.parse(buf.toString("utf8"));
+    return JSON.parse(text);
   } catch (err) {
     throw badRequest(`error decoding patch: ${(err as Error).message}`);
   }

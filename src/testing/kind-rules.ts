@@ -8,6 +8,7 @@ import { badRequest, forbidden, invalid, invalidValue, requiredValue } from "./s
 import { prepareCustomResource } from "./crd/schema.ts";
 import { crdDefaults, validateCrd } from "./crd/crd-validation.ts";
 import { setMember } from "./json-value.ts";
+import { checkObjectLimits } from "./metadata-validation.ts";
 
 /** Context for kind rules. */
 export interface RuleContext {
@@ -134,6 +135,7 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
   const name = obj.metadata?.name ?? "";
   const causes: StatusCause[] = validateOwnerReferences(obj);
   if (causes.length) throw invalid(type.kind, type.group, name, causes);
+  checkObjectLimits(type, obj);
   if (!type.builtin && type.schema) {
     const { object, prunedFields } = prepareCustomResource(obj, type.schema, { kind: type.kind, group: type.group, name });
     if (prunedFields.length && ctx.fieldValidation !== "Ignore") {

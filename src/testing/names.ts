@@ -1,35 +1,113 @@
 /**
- * Object name rules (DNS-1123) with the API server's exact error texts.
+ * Object name rules (DNS-1123 subdomain and label, DNS-1035 label, path segment names) with
+ * the API server's exact error texts.
+ *
+ * Each `…Errors` function answers the messages apimachinery's matching check gives (empty when
+ * the value is valid), so callers can turn them into causes on any field.
  */
 import type { StatusCause } from "./status.ts";
 import { invalidValue } from "./status.ts";
 
-const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
 
-const LABEL_MSG =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const SUBDOMAIN_MSG =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
 
-/** Kinds whose names must be DNS-1123 labels (the rest use subdomains). */
-const LABEL_KINDS = new Set(["Namespace", "Service"]);
-
-/** Checks `metadata.name` for a kind; returns the causes (empty when valid). */
-export function validateName(kind: string, name: string): StatusCause[] {
-  if (LABEL_KINDS.has(kind)) {
-    if (name.length > 63) return [invalidValue("metadata.name", name, "must be no more than 63 characters")];
-    if (!LABEL.test(name)) return [invalidValue("metadata.name", name, LABEL_MSG)];
-    return [];
-  }
-  if (name.length > 253) return [invalidValue("metadata.name", name, "must be no more than 253 characters")];
-  if (!SUBDOMAIN.test(name)) return [invalidValue("metadata.name", name, SUBDOMAIN_MSG)];
-  return [];
+/**
+ * apimachinery's regex error text: `<msg> (e.g. 'a',  or 'b', regex used for validation is
+ * '<fmt>')` (the double space after each example's comma is theirs).
+ */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
 }
 
-/** Checks a path segment name (GET/DELETE by name) for characters a URL name may not hold. */
-export function isValidPathName(name: string): boolean {
-  return name !== "." && name !== ".." && !name.includes("/") && !name.includes("%");
+/** `must be no more than <n> characters`. */
+export function maxLenError(max: number): string {
+  return `must be no more than ${max} characters`;
+}
+
+/** Messages of apimachinery's `IsDNS1123Label` (≤ 63, lower-case alphanumerics and '-'). */
+export function dns1123LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push(maxLenError(63));
+  if (!DNS1123_LABEL.test(value)) {
+    errs.push(
+      DNS1123_SUBDOMAIN.test(value)
+        ? "must not contain dots"
+        : regexError(
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+            DNS1123_LABEL_FMT,
+            "my-name",
+            "123-abc",
+          ),
+    );
+  }
+  return errs;
+}
+
+/** Messages of apimachinery's `IsDNS1123Subdomain` (≤ 253, dot-separated labels). */
+export function dns1123SubdomainErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push(maxLenError(253));
+  if (!DNS1123_SUBDOMAIN.test(value)) {
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        DNS1123_SUBDOMAIN_FMT,
+        "example.com",
+      ),
+    );
+  }
+  return errs;
+}
+
+/** Messages of apimachinery's `IsDNS1035Label` (≤ 63, starts with a letter). */
+export function dns1035LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push(maxLenError(63));
+  if (!DNS1035_LABEL.test(value)) {
+    errs.push(
+      regexError(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+        DNS1035_LABEL_FMT,
+        "my-name",
+        "abc-123",
+      ),
+    );
+  }
+  return errs;
+}
+
+/**
+ * The name rule of each built-in kind, as kube-apiserver's per-kind `Validate…Name` picks it:
+ * Namespaces are DNS-1123 labels, Services DNS-1035 labels; every other kind LocalCluster
+ * serves, custom resources included, takes a DNS-1123 subdomain.
+ */
+const NAME_RULES: Record<string, (name: string) => string[]> = {
+  Namespace: dns1123LabelErrors,
+  Service: dns1035LabelErrors,
+};
+
+/** Checks `metadata.name` for a kind; returns the causes (empty when valid). */
+export function validateName(kind: string, name: string, builtin = true): StatusCause[] {
+  const rule = (builtin ? NAME_RULES[kind] : undefined) ?? dns1123SubdomainErrors;
+  return rule(name).map((msg) => invalidValue("metadata.name", name, msg));
+}
+
+/**
+ * Messages of apimachinery's `IsValidPathSegmentName`: a name in a URL may not be `.` or `..`
+ * and may not contain `/` or `%`. Empty when the name is usable as a path segment.
+ */
+export function pathSegmentNameErrors(name: string): string[] {
+  if (name === "." || name === "..") return [`may not be '${name}'`];
+  const errs: string[] = [];
+  if (name.includes("/")) errs.push("may not contain '/'");
+  if (name.includes("%")) errs.push("may not contain '%'");
+  return errs;
 }
 
 const GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
