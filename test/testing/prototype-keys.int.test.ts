@@ -62,6 +62,8 @@ interface Case {
   contentType: string;
   /** The body; `rv` is the seeded object's resourceVersion (for a PUT). */
   body: (name: string, key: string, rv: string) => string;
+  /** The field of the 422 kube-apiserver answers (an invalid label key), when it rejects the body. */
+  rejectedField?: string;
   /** Checks the stored object after a successful write. */
   stored?: (obj: any, key: string) => void;
 }
@@ -88,7 +90,8 @@ const CONFIGMAP_CASES: Case[] = [
   },
   {
     what: "strategic merge patch", method: "PATCH", path: cmPath, contentType: "application/strategic-merge-patch+json",
-    body: (_n, k) => `{"${k}":${PAYLOAD},"metadata":{"${k}":${PAYLOAD},"labels":{"${k}":${PAYLOAD}}},"data":{"${k}":"strategic"}}`,
+    body: (_n, k) => `{"${k}":${PAYLOAD},"metadata":{"${k}":${PAYLOAD},"labels":{"${k}":"x"}},"data":{"${k}":"strategic"}}`,
+    rejectedField: "metadata.labels",
   },
   {
     what: "strategic merge patch of data", method: "PATCH", path: cmPath, contentType: "application/strategic-merge-patch+json",
@@ -184,6 +187,10 @@ describe("prototype keys in request bodies are data, never prototype access", ()
           assert.ok(res.code < 500, `${c.what} (${key}): no server error: ${res.code} ${res.text}`);
           const got = await raw(cluster.url, "GET", c.path(name).replace(/\?.*$/, "").replace(/\/(configmaps|bags)$/, `/$1/${name}`));
           assertNoLeak(`${c.what} (${key}) read back`);
+          if (c.rejectedField && key === "__proto__") {
+            assert.equal(res.code, 422, res.text);
+            assert.deepEqual(res.body.details.causes.map((cause: any) => cause.field), [c.rejectedField]);
+          }
           if (c.stored) {
             assert.ok(res.code < 300, `${c.what} (${key}): stored: ${res.code} ${res.text}`);
             c.stored(got.body, key);
