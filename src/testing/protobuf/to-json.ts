@@ -5,7 +5,7 @@
  * JSON tags). Types with their own JSON form are converted as apimachinery marshals them:
  * `IntOrString` → number or string, `Quantity` → string, `Time` → RFC 3339 seconds,
  * `MicroTime` → RFC 3339 microseconds, `FieldsV1` and `RawExtension` → the JSON they hold,
- * `bytes` → base64. Empty values are left out the way Go's `omitempty` leaves them out: absent
+ * `bytes` → base64; embedded structs ({@link isInline}) spread into their parent. Empty values are left out the way Go's `omitempty` leaves them out: absent
  * or empty lists and maps, empty strings, zero numbers and `false` (except the pointer fields
  * of {@link keepsZero}); a message that is on the wire stays, even empty (`resources: {}`), as
  * a Go struct or non-nil pointer would.
@@ -13,6 +13,7 @@
 import protobuf from "protobufjs";
 import type { MessageType } from "./schema.ts";
 import { keepsZero } from "./keep-zero.ts";
+import { isInline } from "./inline-fields.ts";
 import { badRequest } from "../status.ts";
 
 const APIMACHINERY = "k8s.io.apimachinery.pkg";
@@ -70,7 +71,9 @@ function fieldsOf(type: MessageType, name: string, msg: Decoded): Record<string,
       json = convert(value);
       if (!nested && isZero(json) && !keepsZero(name, field.name)) continue;
     }
-    if (json !== undefined) out[field.name] = json;
+    if (json === undefined) continue;
+    if (isInline(name, field.name) && json !== null && typeof json === "object") Object.assign(out, json);
+    else out[field.name] = json;
   }
   return out;
 }
