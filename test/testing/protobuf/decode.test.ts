@@ -7,19 +7,9 @@ import assert from "node:assert/strict";
 import { decodeProtobufObject, readEnvelope } from "../../../src/testing/protobuf/decode.ts";
 import { KEEP_ZERO_FIELDS } from "../../../src/testing/protobuf/keep-zero.ts";
 import { INLINE_FIELDS } from "../../../src/testing/protobuf/inline-fields.ts";
-import { UNKNOWN_MESSAGE, messageNamed } from "../../../src/testing/protobuf/schema.ts";
+import { messageNamed } from "../../../src/testing/protobuf/schema.ts";
+import { MAGIC, encodeBody, envelope } from "../../support/protobuf-body.ts";
 import { StatusError } from "../../../src/testing/status.ts";
-
-const MAGIC = Uint8Array.from([0x6b, 0x38, 0x73, 0x00]);
-
-/** Encodes `object` (protobufjs field names) with `message`, wrapped as kube clients wrap it. */
-export function encodeBody(message: string, object: Record<string, unknown>, typeMeta: { apiVersion: string; kind: string }): Uint8Array {
-  const type = messageNamed(message);
-  const raw = type.encode(type.fromObject(object)).finish();
-  const unknown = messageNamed(UNKNOWN_MESSAGE);
-  const envelope = unknown.encode(unknown.fromObject({ typeMeta, raw, contentEncoding: "", contentType: "" })).finish();
-  return Buffer.concat([MAGIC, envelope]);
-}
 
 /** The 400 StatusError a decode throws, with its message. */
 function badRequestOf(fn: () => unknown): string {
@@ -148,8 +138,7 @@ describe("decodeProtobufObject", () => {
     assert.match(badRequestOf(() => decodeProtobufObject(body.subarray(0, body.length - 12), POD)), /unable to decode the protobuf body as runtime\.Unknown envelope/);
     const pod = messageNamed(`${CORE}.Pod`);
     const raw = pod.encode(pod.fromObject({ metadata: { name: "web", labels: { app: "web" } } })).finish();
-    const unknown = messageNamed(UNKNOWN_MESSAGE);
-    const truncated = Buffer.concat([MAGIC, unknown.encode(unknown.fromObject({ typeMeta: POD, raw: raw.subarray(0, raw.length - 3) })).finish()]);
+    const truncated = envelope({ typeMeta: POD, raw: raw.subarray(0, raw.length - 3) });
     assert.match(badRequestOf(() => decodeProtobufObject(truncated, POD)), /unable to decode the protobuf body as Pod/);
   });
 
@@ -158,8 +147,7 @@ describe("decodeProtobufObject", () => {
     assert.match(badRequestOf(() => decodeProtobufObject(garbage, POD)), /unable to decode the protobuf body/);
     const widget = encodeBody(`${CORE}.ConfigMap`, {}, { apiVersion: "example.com/v1", kind: "Widget" });
     assert.match(badRequestOf(() => decodeProtobufObject(widget, POD)), /no kind "Widget" is registered for version "example\.com\/v1"/);
-    const unknown = messageNamed(UNKNOWN_MESSAGE);
-    const gzip = Buffer.concat([MAGIC, unknown.encode(unknown.fromObject({ typeMeta: POD, raw: new Uint8Array(), contentEncoding: "gzip" })).finish()]);
+    const gzip = envelope({ typeMeta: POD, raw: new Uint8Array(), contentEncoding: "gzip" });
     assert.match(badRequestOf(() => decodeProtobufObject(gzip, POD)), /unsupported content encoding "gzip"/);
   });
 });
