@@ -9,9 +9,12 @@
  *    `import("./x.ts")`) to `.js`, so consumers on any TypeScript with `module: nodenext` resolve
  *    them to the `.d.ts` beside the `.js`.
  * 4. Fails if any emitted file still imports a relative `.ts` path (doc-comment examples aside).
+ * 5. Copies the data files that modules read at run time beside them (the vendored Kubernetes
+ *    `.proto` definitions with their README and LICENSE), so the same relative path works from
+ *    `src/` and from `dist/src/`.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,4 +55,8 @@ if (leftovers.length > 0) {
   console.error(`build: relative .ts imports left in:\n  ${leftovers.map((f) => path.relative(root, f)).join("\n  ")}`);
   process.exit(1);
 }
+/** Folders of run-time data under `src/`, copied whole to the same place under `dist/src/`. */
+const RUNTIME_DATA = ["src/testing/protobuf/k8s-proto"];
+for (const dir of RUNTIME_DATA) cpSync(path.join(root, dir), path.join(dist, dir), { recursive: true });
+
 console.log(`build: dist/ written (${filesEndingWith(dist, ".js").length} modules; .ts specifiers rewritten in ${rewritten} declaration files)`);

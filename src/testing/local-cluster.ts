@@ -4,10 +4,14 @@
  * The real `@kubernetes/client-node` and `kubectl` talk to it over HTTP on 127.0.0.1.
  *
  * Known limitations compared with a real API server: no authentication or RBAC, no admission
- * webhooks, no protobuf bodies (kubectl's generator commands such as `kubectl create
- * configmap` send protobuf), no CRD conversion webhooks (versions share one schema-compatible
- * storage), no CEL validation rules, lists are served from the current state (a `continue`
- * page reflects later changes), no kubelet (Pods run only when simulation is on).
+ * webhooks, no CRD conversion webhooks (versions share one schema-compatible storage), no CEL
+ * validation rules, lists are served from the current state (a `continue` page reflects later
+ * changes), no kubelet (Pods run only when simulation is on). Responses are always JSON.
+ * Protobuf request bodies (`application/vnd.kubernetes.protobuf`, which kubectl's generators
+ * such as `kubectl create configmap` send) are read for the built-in kinds of the core, `apps`,
+ * `coordination.k8s.io` and `events.k8s.io` groups, and `/scale`; a zero number or `false` in
+ * one is kept only for known pointer fields (`replicas`, `runAsUser`…), otherwise left out as
+ * Go's `omitempty` would. Custom resources and CRDs take JSON or YAML only (415 otherwise).
  *
  * @example
  * ```ts

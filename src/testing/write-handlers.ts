@@ -18,6 +18,7 @@ import { validateEventsV1Create, validateEventsV1Update } from "./views/events.t
 import { selectorOf } from "./read-handlers.ts";
 import { getScale, scaleToObject } from "./scale.ts";
 import { queryBool } from "./request-info.ts";
+import { PROTOBUF_MEDIA_TYPE, acceptsProtobuf, decodeProtobufObject } from "./protobuf/decode.ts";
 
 const BODY_TYPES = new Set(["application/json", "application/yaml", ""]);
 const PATCH_TYPES =
@@ -76,14 +77,22 @@ function requireExisting(ctx: ApiContext, r: ResourceRequest): StoredObject {
   return existing;
 }
 
-async function objectBody(r: ResourceRequest): Promise<KubeObject> {
+/**
+ * The object in a POST/PUT body: JSON, YAML, or (built-in kinds only, as kube-apiserver) protobuf.
+ * `expected` is the kind the URL takes: the resource's own, or `autoscaling/v1` Scale.
+ */
+async function objectBody(r: ResourceRequest, expected = { apiVersion: apiVersionOf(r.type), kind: r.type.kind }): Promise<KubeObject> {
   const type = mediaType(r.req);
+  const protobuf = acceptsProtobuf(expected.apiVersion, expected.kind);
+  if (type === PROTOBUF_MEDIA_TYPE && protobuf) return decodeProtobufObject(await readBody(r.req), expected) as KubeObject;
   if (!BODY_TYPES.has(type)) {
     throw unsupportedMediaType(
-      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml${protobuf ? `, ${PROTOBUF_MEDIA_TYPE}` : ""}`);
   }
   return parseObjectBody(await readBody(r.req), type) as KubeObject;
 }
+
+const SCALE_KIND = { apiVersion: "autoscaling/v1", kind: "Scale" };
 
 /** Checks apiVersion/kind of a body and fills them (and the URL's namespace) when absent. */
 function checkKind(r: ResourceRequest, body: KubeObject): void {
@@ -120,7 +129,7 @@ export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise
 
 /** PUT a whole object (or its /status). */
 export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise<void> {
-  if (r.path.subresource === "scale") return updateScale(ctx, r, await objectBody(r));
+  if (r.path.subresource === "scale") return updateScale(ctx, r, await objectBody(r, SCALE_KIND));
   const body = await objectBody(r);
   checkKind(r, body);
   const existing = requireExisting(ctx, r);
@@ -223,7 +232,9 @@ async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions & { orph
   const q = r.query;
   const src: Record<string, unknown> =
     buf.length > 0
-      ? (parseObjectBody(buf, "application/json") as Record<string, unknown>)
+      ? mediaType(r.req) === PROTOBUF_MEDIA_TYPE
+        ? decodeProtobufObject(buf, { apiVersion: "meta.k8s.io/v1", kind: "DeleteOptions" })
+        : (parseObjectBody(buf, "application/json") as Record<string, unknown>)
       : {
           propagationPolicy: q.get("propagationPolicy") ?? undefined,
           orphanDependents: queryBool(q, "orphanDependents"),

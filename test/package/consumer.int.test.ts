@@ -6,7 +6,8 @@
  *   reconciling a ConfigMap and a Deployment on LocalCluster;
  * - a TypeScript operator type-checked with TypeScript 5 and the repo's TypeScript
  *   (`module: nodenext`, `strict`, `skipLibCheck: false`), then run;
- * - the tarball's file list: built output and docs only.
+ * - the tarball's file list: built output and docs only (plus the Kubernetes `.proto` files
+ *   LocalCluster reads protobuf bodies with, and their README and LICENSE).
  * Nothing here imports from `src/`: a broken export map, a `.ts` import path left in the output
  * or a missing type dependency fails these tests.
  */
@@ -35,6 +36,8 @@ const require = createRequire(import.meta.url);
 /** The oldest Node the package supports (`engines.node`), and the repo's own Node 24. */
 const NODE_22 = "22.19.0";
 const NODE_24 = (require("node/package.json") as { version: string }).version;
+/** Where the built package keeps the Kubernetes `.proto` files LocalCluster reads at run time. */
+const PROTO_DIR = "dist/src/testing/protobuf/k8s-proto";
 /**
  * The TypeScripts a consumer may check with, by the alias they install under: the oldest the
  * README promises (5.7, the first that checks client-node's and its dependencies' declarations
@@ -109,8 +112,11 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
   it("ships only the built output, README, CHANGELOG, LICENSE and package.json", () => {
     const outside = packedFiles.filter((f) => !f.startsWith("dist/"));
     assert.deepEqual(outside.sort(), ["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
-    const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f));
-    assert.deepEqual(notBuilt, [], "dist/ holds .js, .js.map and .d.ts only");
+    const protoData = (f: string) => f.startsWith(`${PROTO_DIR}/`) && /(\.proto|\/README\.md|\/LICENSE)$/.test(f);
+    const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f) && !protoData(f));
+    assert.deepEqual(notBuilt, [], "dist/ holds .js, .js.map and .d.ts only, and the vendored .proto data");
+    assert.ok(packedFiles.includes(`${PROTO_DIR}/k8s.io/api/core/v1/generated.proto`), "ships the protobuf definitions LocalCluster loads");
+    assert.ok(packedFiles.includes(`${PROTO_DIR}/LICENSE`) && packedFiles.includes(`${PROTO_DIR}/README.md`), "with their origin and licence");
     assert.deepEqual(packedFiles.filter((f) => /(^|\/)(test|bench|examples|scripts|\.ci)\//.test(f) || /\.test\./.test(f)), [], "no test, bench, example or CI files");
     assert.ok(packedFiles.includes("dist/src/index.js") && packedFiles.includes("dist/src/index.d.ts"));
     assert.ok(packedFiles.includes("dist/src/testing/index.js") && packedFiles.includes("dist/src/testing/index.d.ts"));
@@ -125,6 +131,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
       assert.equal(result.ok, true);
       assert.equal(result.owner, true, "the Deployment is controlled by the owner");
       assert.equal(result.hashEnv, true, "the Deployment carries the ConfigMap's hash");
+      assert.equal(result.protobuf, "201 Namespace/foo", "a protobuf body is read with the shipped .proto files");
     });
   }
 

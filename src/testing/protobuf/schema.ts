@@ -1,0 +1,94 @@
+/**
+ * The protobuf messages of the built-in kinds, from Kubernetes' own `generated.proto` files.
+ *
+ * The files are vendored unchanged in `k8s-proto/` beside this module (origin and licence in its
+ * README); `npm run build` copies them beside the built module, so the same relative path works
+ * from the `.ts` sources and from the installed package. They are parsed once, on the first
+ * protobuf request (a few tens of milliseconds), never at import.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import protobuf from "protobufjs";
+
+/** Where the vendored `k8s.io/...` tree lives, relative to this module. */
+const PROTO_DIR = fileURLToPath(new URL("./k8s-proto/", import.meta.url));
+
+/**
+ * The proto package of each API group whose definitions are vendored, by group name. A kind
+ * of another group (`apiextensions.k8s.io`, custom resources) has no message here.
+ */
+const PACKAGES: Readonly<Record<string, string>> = {
+  "": "k8s.io.api.core.v1",
+  apps: "k8s.io.api.apps.v1",
+  autoscaling: "k8s.io.api.autoscaling.v1",
+  "coordination.k8s.io": "k8s.io.api.coordination.v1",
+  "events.k8s.io": "k8s.io.api.events.v1",
+};
+
+/** The version each vendored package describes (the GA one). */
+const VERSIONS: Readonly<Record<string, string>> = {
+  "": "v1",
+  apps: "v1",
+  autoscaling: "v1",
+  "coordination.k8s.io": "v1",
+  "events.k8s.io": "v1",
+};
+
+/** Top-level files; their imports (meta/v1, runtime, resource, intstr) load with them. */
+const FILES = [
+  "k8s.io/api/core/v1/generated.proto",
+  "k8s.io/api/apps/v1/generated.proto",
+  "k8s.io/api/autoscaling/v1/generated.proto",
+  "k8s.io/api/coordination/v1/generated.proto",
+  "k8s.io/api/events/v1/generated.proto",
+];
+
+/** Messages every group shares, looked up by kind whatever the envelope's apiVersion says. */
+const META_KINDS: Readonly<Record<string, string>> = {
+  DeleteOptions: "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+};
+
+/** The `runtime.Unknown` envelope message. */
+export const UNKNOWN_MESSAGE = "k8s.io.apimachinery.pkg.runtime.Unknown";
+
+/** A protobuf message type (protobufjs reflection). */
+export type MessageType = protobuf.Type;
+
+let root: protobuf.Root | undefined;
+
+/** The parsed definitions (parsed on first use). */
+function definitions(): protobuf.Root {
+  if (root) return root;
+  const r = new protobuf.Root();
+  r.resolvePath = (_origin: string, target: string) => path.join(PROTO_DIR, target);
+  r.loadSync(FILES, { keepCase: true });
+  r.resolveAll();
+  root = r;
+  return r;
+}
+
+/** A message by its full name (without the leading dot). */
+export function messageNamed(fullName: string): MessageType {
+  return definitions().lookupType(fullName);
+}
+
+/** Splits `group/version` (or `v1` for the core group). */
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf("/");
+  return i < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+/**
+ * The name of the message that encodes `kind` of `apiVersion`, or undefined when no vendored
+ * definition has it (then kube-apiserver would not accept protobuf for it either).
+ */
+export function messageNameFor(apiVersion: string, kind: string): string | undefined {
+  const meta = META_KINDS[kind];
+  if (meta) return meta;
+  const { group, version } = splitApiVersion(apiVersion);
+  const pkg = PACKAGES[group];
+  if (!pkg || VERSIONS[group] !== version || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
+  const name = `${pkg}.${kind}`;
+  const found = definitions().lookup(name);
+  return found instanceof protobuf.Type ? name : undefined;
+}
