@@ -48,6 +48,10 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  * objects deleted during the gap arrive as `delete`, changed ones as `update`, new ones as
  * `add(obj, false)`, and one deleted and recreated (a new uid) as `delete` then `add`.
  *
+ * Staleness: {@link isStale} answers true from the moment a watch ends (a server restart, a
+ * network failure, a timeout) until a relist was stored or the server accepted the next watch;
+ * handlers hear `caughtUp()` then. Controllers hold reconciles meanwhile (see `Controller`).
+ *
  * Guarantees: handlers run after the store holds the new state, in event order, one at a
  * time; a throwing handler is logged and does not affect others. An event whose
  * resourceVersion is older than the stored copy's is dropped — compared only when both parse
@@ -78,6 +82,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   readonly #synced: Promise<void>;
   #resolveSynced!: () => void;
   #hasSynced = false;
+  /** Went stale after the first list: handlers hear `caughtUp()` when it follows again. */
+  #lapsed = false;
   /** Aborted by stop(): ends a start() still waiting for the first list. */
   #lifetime = new AbortController();
 
@@ -92,7 +98,11 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
       client: options.client, kubeConfig: options.kubeConfig, kind: options.kind, namespace: options.namespace,
       labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize,
       logger: options.logger, timings: options.timings,
-      sink: { replace: (items) => this.#replace(items), apply: (type, obj) => this.#apply(type, obj) },
+      sink: {
+        replace: (items) => this.#replace(items),
+        apply: (type, obj) => this.#apply(type, obj),
+        stale: (stale) => this.#staleChanged(stale),
+      },
     });
   }
 
@@ -145,6 +155,10 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     return this.#hasSynced;
   }
 
+  isStale(): boolean {
+    return this.#reflector.stale;
+  }
+
   get(name: string, namespace?: string): T | undefined {
     return this.#store.get(namespace ? `${namespace}/${name}` : name);
   }
@@ -192,6 +206,17 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     if (initial) {
       this.#hasSynced = true;
       this.#resolveSynced();
+    }
+  }
+
+  #staleChanged(stale: boolean): void {
+    if (stale) {
+      // Before the first list there is nothing to catch up with: handlers hear the initial adds.
+      this.#lapsed = this.#hasSynced;
+      this.#log.debug("stale until a relist or an accepted watch resume");
+    } else if (this.#lapsed) {
+      this.#lapsed = false;
+      this.#emit("caughtUp", (h) => h.caughtUp?.());
     }
   }
 

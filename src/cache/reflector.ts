@@ -28,6 +28,12 @@ export interface ReflectorSink<T extends KubeObject = KubeObject> {
   replace(items: T[], resourceVersion: string): void;
   /** One watch event (ADDED, MODIFIED or DELETED with the object's last state). */
   apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T): void;
+  /**
+   * Whether the contents may lag behind the server for longer than a watch event's trip:
+   * `true` from the moment a watch ends (any way but `stop()`) until a list is delivered or the
+   * server accepts the next watch; `false` then. Called on changes only.
+   */
+  stale?(stale: boolean): void;
 }
 
 /**
@@ -71,7 +77,10 @@ export interface ReflectorStats {
   watches: number;
   /** Watches that ended with an error (not a clean close, not a 410). */
   watchFailures: number;
-  /** Relists caused by 410 Gone or by repeated watch failures. */
+  /**
+   * Relists caused by 410 Gone, 504 Too large resource version, a refused connection or
+   * repeated watch failures.
+   */
   relists: number;
 }
 
@@ -91,17 +100,28 @@ interface Session {
  *
  * Expected flow: discovery → list (replace) → watch `timeoutSeconds` random 300–600 s → on a
  * clean close (server timeout, dropped watch) resume at once from the last resourceVersion
- * (updated by every event, bookmarks included) → on 410 Gone (ERROR event or HTTP) relist at
- * once (after a backoff if the 410 came on the first watch after a list) →
- * on any other error (network, 5xx, 429, an aborted stream, a connect timeout) retry the watch
- * after a jittered exponential backoff (800 ms doubling to 30 s, reset after 2 min without
- * failures), relisting after `relistAfterWatchFailures` consecutive failures. Failed lists back
- * off the same way and are retried.
+ * (updated by every event, bookmarks included) → on 410 Gone or 504 Too large resource version
+ * (ERROR event or HTTP: the server lost that history, or restarted with a lower
+ * resourceVersion) relist at once (after a backoff if it came on the first watch after a list),
+ * as client-go does → on a refused connection (the server is down or restarting, and may come
+ * back with other contents) relist on the next attempt → on any other error (network, 5xx,
+ * 429, an aborted stream, a connect timeout) retry the watch after a jittered exponential
+ * backoff (800 ms doubling to 30 s, reset after 2 min without failures), relisting after
+ * `relistAfterWatchFailures` consecutive failures. Failed lists back off the same way and are
+ * retried. Lists never name a resourceVersion (a consistent read of the server's current state).
+ *
+ * Staleness: the sink hears `stale(true)` as soon as a watch ends and `stale(false)` once a list
+ * was delivered or the server accepted the next watch (see {@link ReflectorSink.stale}).
  *
  * Guarantees: never stops by itself and never throws out of its loop: only {@link stop} ends
  * it. No sink call happens after `stop()` resolves. Sink errors are logged, not propagated.
  *
- * Caveats: a stream that went silent (client-node aborts after 30 s without data) or closed
+ * Caveats: a server that restarts with other contents and a *higher* resourceVersion, without
+ * this reflector ever seeing its connection refused (a restart between two of its requests),
+ * accepts the resume and replays only its own newer changes: objects of the old server stay
+ * cached until their next change or the next relist. client-go has the same blind spot; real
+ * API servers keep resourceVersions across restarts (etcd), so it needs a wiped or restored etcd.
+ * A stream that went silent (client-node aborts after 30 s without data) or closed
  * cleanly is resumed at once only if it delivered an event or stayed open at least
  * `initialBackoffMs`; otherwise it counts as a failure, so a server that closes every watch at
  * once cannot cause a hot loop.
@@ -125,6 +145,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   readonly #log: Logger;
   readonly #backoff: Backoff;
   #rv = "";
+  #stale = true;
   #session: Session | undefined;
 
   constructor(options: ReflectorOptions<T>) {
@@ -143,6 +164,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
     return this.#rv;
   }
 
+  /** Whether the contents may lag behind the server (see {@link ReflectorSink.stale}); true before the first list. */
+  get stale(): boolean {
+    return this.#stale;
+  }
+
   /** Whether the loop runs (between start and stop). */
   get running(): boolean {
     return this.#session !== undefined && !this.#session.stopped;
@@ -151,6 +177,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   /** Starts the list/watch loop (a no-op while running). A restart after stop relists. */
   start(): void {
     if (this.running) return;
+    this.#setStale(true);
     let stop!: () => void;
     const stopping = new Promise<"stopped">((resolve) => (stop = () => resolve("stopped")));
     const session: Session = { stopped: false, stopping, stop, watch: undefined, loop: Promise.resolve() };
@@ -189,6 +216,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           this.#rv = listed.resourceVersion;
           this.stats.lists++;
           this.#deliver(() => this.#o.sink.replace(listed.items, listed.resourceVersion));
+          this.#setStale(false);
           this.#log.debug("listed", { items: listed.items.length, resourceVersion: listed.resourceVersion });
           needList = false;
           failedWatches = 0;
@@ -202,12 +230,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
       }
       if (!info) continue;
       const outcome = await this.#watchOnce(s, info);
+      if (outcome.type === "stopped" || s.stopped) return;
+      this.#setStale(true);
       switch (outcome.type) {
-        case "stopped":
-          return;
         case "gone":
           this.stats.relists++;
-          this.#log.info("watch expired (410); relisting", { resourceVersion: this.#rv, error: outcome.error });
+          this.#log.info("watch cannot resume (410 expired or 504 too large resource version); relisting", { resourceVersion: this.#rv, error: outcome.error });
           needList = true;
           // 410 right after a fresh list is abnormal: back off so it cannot become a list loop.
           if (listing) await this.#sleep(s, this.#backoff.next());
@@ -226,13 +254,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
           this.stats.watchFailures++;
           if (outcome.events > 0) failedWatches = 0;
           failedWatches++;
-          if (failedWatches >= this.#t.relistAfterWatchFailures) {
+          // Refused: the server is down or restarting and may come back with other contents.
+          if (outcome.refused || failedWatches >= this.#t.relistAfterWatchFailures) {
             this.stats.relists++;
             needList = true;
             failedWatches = 0;
           }
           const delay = this.#delayAfter(outcome.error);
-          this.#log.warn(needList ? "watch failed repeatedly; relisting" : "watch failed; resuming", {
+          this.#log.warn(needList ? "watch failed (refused, or repeatedly); relisting" : "watch failed; resuming", {
             error: outcome.error, retryInMs: delay, resourceVersion: this.#rv,
           });
           await this.#sleep(s, delay);
@@ -256,6 +285,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const watch = openWatch({
       kubeConfig: this.#o.kubeConfig, path: collectionPath(info, this.namespace), query, now: t.now,
       onEvent: (type, obj) => this.#onEvent(s, type, obj as T),
+      onEstablished: () => {
+        if (!s.stopped) this.#setStale(false);
+      },
     });
     s.watch = watch;
     return watch.done.finally(() => {
@@ -271,6 +303,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
       this.#deliver(() => this.#o.sink.apply(type, typed));
     }
     if (rv) this.#rv = rv;
+  }
+
+  #setStale(stale: boolean): void {
+    if (this.#stale === stale) return;
+    this.#stale = stale;
+    this.#deliver(() => this.#o.sink.stale?.(stale));
   }
 
   #deliver(fn: () => void): void {

@@ -8,6 +8,12 @@ export interface InformerEventHandler<T extends KubeObject = KubeObject> {
   add?(obj: T, isInitialList: boolean): void;
   update?(oldObj: T, newObj: T): void;
   delete?(obj: T): void;
+  /**
+   * The informer follows the server again after having been stale (see `Informer.isStale`): a
+   * relist has been reported (as add/update/delete) or the server accepted a watch resume.
+   * Not called for the first list.
+   */
+  caughtUp?(): void;
 }
 
 /** An index function: the index values an object is filed under. */
@@ -23,6 +29,12 @@ export interface Informer<T extends KubeObject = KubeObject> {
   /** Resolves after the first full list has been stored. */
   synced(): Promise<void>;
   hasSynced(): boolean;
+  /**
+   * Whether the contents may lag behind the server: true before the first list, and from the
+   * moment a watch ends (server restart, network failure, timeout) until a relist was stored
+   * or the server accepted the next watch. Unlike `hasSynced()`, it can turn back to true.
+   */
+  isStale(): boolean;
   /** The newest cached copy, or undefined. */
   get(name: string, namespace?: string): T | undefined;
   /** Cached objects, optionally of one namespace. */

@@ -19,8 +19,12 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
  * How a watch ended.
  * - `closed`: the server ended the stream cleanly (its timeout, a restart, a dropped watch).
  * - `silent`: client-node aborted an established stream after its inactivity timeout (30 s).
- * - `gone`: 410 (ERROR event or HTTP status): the resourceVersion is too old, relist.
- * - `error`: anything else (network, 5xx, 429, an aborted stream, a connect timeout).
+ * - `gone`: the server cannot serve a watch from that resourceVersion: relist. 410 Expired (ERROR
+ *   event or HTTP status: too old), or 504 "Too large resource version" (ERROR event with the
+ *   `ResourceVersionTooLarge` cause, or HTTP 504: a watch is long-running, so kube-apiserver
+ *   answers 504 only for a resourceVersion it has not reached — e.g. it restarted empty).
+ * - `error`: anything else (network, 5xx, 429, an aborted stream, a connect timeout);
+ *   `refused` when no server accepted the connection (it is down or restarting).
  * - `stopped`: {@link WatchStream.stop} was called.
  *
  * @example
@@ -32,7 +36,7 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
 export type WatchOutcome =
   | { type: "closed" | "silent"; events: number; durationMs: number }
   | { type: "gone"; error: unknown }
-  | { type: "error"; error: unknown; events: number }
+  | { type: "error"; error: unknown; events: number; refused: boolean }
   | { type: "stopped" };
 
 /**
@@ -51,6 +55,8 @@ export interface WatchStreamOptions {
   query: Record<string, string | number | boolean | undefined>;
   /** Called for every ADDED, MODIFIED, DELETED and BOOKMARK event, in order. */
   onEvent(type: WatchEventType, obj: KubeObject): void;
+  /** Called once, when the server accepted the watch (200 with its headers, or a first event). */
+  onEstablished?(): void;
   now(): number;
 }
 
@@ -94,6 +100,11 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
   let events = 0;
   const startedAt = options.now();
 
+  const establish = () => {
+    if (established || settled) return;
+    established = true;
+    options.onEstablished?.();
+  };
   const finish = (outcome: WatchOutcome) => {
     if (settled) return;
     settled = true;
@@ -103,13 +114,14 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
 
   const onEvent = (type: string, obj: unknown) => {
     if (settled) return;
-    established = true;
     if (type === "ERROR") {
+      established = true;
       const status = (obj ?? {}) as KubeStatus;
       const error = new Error(`watch ERROR event: ${status.code ?? "?"} ${status.reason ?? ""}: ${status.message ?? ""}`);
-      finish(status.code === 410 ? { type: "gone", error } : { type: "error", error, events });
+      finish(status.code === 410 || isTooLargeResourceVersion(status) ? { type: "gone", error } : { type: "error", error, events, refused: false });
       return;
     }
+    establish();
     if (!EVENT_TYPES.has(type) || obj === null || typeof obj !== "object") return;
     events++;
     options.onEvent(type as WatchEventType, obj as KubeObject);
@@ -118,18 +130,18 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
   const onDone = (err: unknown) => {
     const durationMs = options.now() - startedAt;
     if (err === null || err === undefined) finish({ type: "closed", events, durationMs });
-    else if (statusCodeOf(err) === 410) finish({ type: "gone", error: err });
+    else if (statusCodeOf(err) === 410 || statusCodeOf(err) === 504) finish({ type: "gone", error: err });
     else if (established && isTimeout(err)) finish({ type: "silent", events, durationMs });
-    else finish({ type: "error", error: err, events });
+    else finish({ type: "error", error: err, events, refused: isRefused(err) });
   };
 
   new Watch(options.kubeConfig).watch(options.path, options.query, onEvent, onDone).then(
     (c) => {
       controller = c;
       if (settled) c.abort();
-      else established = true;
+      else establish();
     },
-    (err: unknown) => finish({ type: "error", error: err, events }),
+    (err: unknown) => finish({ type: "error", error: err, events, refused: isRefused(err) }),
   );
 
   return { done, stop: () => finish({ type: "stopped" }) };
@@ -139,6 +151,22 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
 function statusCodeOf(err: unknown): number | undefined {
   const code = (err as { statusCode?: unknown } | null)?.statusCode;
   return typeof code === "number" ? code : undefined;
+}
+
+/** An ERROR event's Status for a resourceVersion the server has not reached (kube-apiserver's 504). */
+function isTooLargeResourceVersion(status: KubeStatus): boolean {
+  if (status.code !== 504) return false;
+  const causes = status.details?.causes ?? [];
+  return causes.some((c) => c?.reason === "ResourceVersionTooLarge") || /^Too large resource version/.test(status.message ?? "");
+}
+
+/** Whether the connection was refused (looked for along `cause` chains and in aggregate errors). */
+function isRefused(err: unknown, depth = 0): boolean {
+  if (err === null || typeof err !== "object" || depth > 5) return false;
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (e.code === "ECONNREFUSED") return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isRefused(x, depth + 1))) return true;
+  return isRefused(e.cause, depth + 1);
 }
 
 function isTimeout(err: unknown): boolean {

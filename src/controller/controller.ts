@@ -111,6 +111,13 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
  * the worker moves on; the key runs again only after the late run has returned. A run's
  * ResourceClient writes are refused once its signal aborted or `leading()` answers false.
  *
+ * Stale caches: while any informer the controller watches (its `for`, `owns` and `watches`
+ * kinds) is stale — from the moment its watch ended until a relist or an accepted resume, see
+ * `Informer.isStale` — reconciles are held, not dropped: a dequeued key waits, a running
+ * reconcile's ResourceClient writes are refused, and a reconcile that ends meanwhile (however
+ * it ends) is run again; all held keys are queued the moment every informer has caught up. So
+ * an API server that restarts empty cannot receive children of owners it never had.
+ *
  * @example
  * ```ts
  * const c = new Controller({
@@ -133,6 +140,10 @@ export class Controller implements Runnable {
   readonly #workers: Promise<void>[] = [];
   readonly #terminal: TerminalErrors;
   #primary: Informer | undefined;
+  /** The informers of every watched kind: reconciles are held while one is stale. */
+  readonly #informers: Informer[] = [];
+  /** Keys held while an informer was stale; queued when all have caught up. */
+  readonly #held = new Set<string>();
   #abort = new AbortController();
   readonly #clock: Clock;
   /** Keys whose reconcile timed out and has not returned yet: not run again until it has. */
@@ -159,7 +170,7 @@ export class Controller implements Runnable {
     if (this.#started) return;
     this.#started = true;
     const o = this.#options;
-    const informers: Informer[] = [];
+    const informers = this.#informers;
     const forKind = o.for.kind;
     this.#primary = this.#watch(o.for, (obj) => [requestFor(obj)]);
     informers.push(this.#primary);
@@ -205,7 +216,21 @@ export class Controller implements Runnable {
   #reconcile(key: string, log: Logger, reconcileID: string): Promise<ReconcileAction | void> {
     const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
     const leading = this.#options.leading;
-    const gate = (signal: AbortSignal): WriteGate => (leading ? { signal, open: leading, closed: "this process no longer leads" } : { signal });
+    const gate = (signal: AbortSignal): WriteGate => {
+      let closed = "";
+      return {
+        signal,
+        open: () => {
+          if (leading && !leading()) closed = "this process no longer leads";
+          else if (this.#stale()) closed = "a cache this controller reads is stale (its watch ended; waiting for a relist or resume)";
+          else return true;
+          return false;
+        },
+        get closed() {
+          return closed;
+        },
+      };
+    };
     const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
     return boundedReconcile(run, key, this.#abort.signal,
       timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
@@ -225,8 +250,30 @@ export class Controller implements Runnable {
         enqueue(oldObj);
       },
       delete: (obj) => pass({ type: "delete", obj }) && enqueue(obj),
+      caughtUp: () => this.#release(),
     }));
     return informer;
+  }
+
+  /** Whether an informer this controller watches is stale. */
+  #stale(): boolean {
+    return this.#informers.some((i) => i.isStale());
+  }
+
+  /** Holds `key` until every informer has caught up. */
+  #hold(key: string, log: Logger, why: string): void {
+    this.#held.add(key);
+    log.debug(`held until the caches have caught up: ${why}`);
+    if (!this.#stale()) this.#release();
+  }
+
+  /** Queues the held keys once no informer is stale. */
+  #release(): void {
+    if (this.#stale() || this.#held.size === 0) return;
+    const keys = [...this.#held];
+    this.#held.clear();
+    this.#log.info("caches caught up: queuing held keys", { keys: keys.length });
+    for (const k of keys) this.queue.add(k);
   }
 
   async #worker(): Promise<void> {
@@ -246,12 +293,23 @@ export class Controller implements Runnable {
       this.queue.done(key);
       return;
     }
+    if (this.#stale()) {
+      this.#hold(key, this.#log.child({ key }), "not started");
+      this.queue.done(key);
+      return;
+    }
     const reconcileID = randomUUID();
     const log = this.#log.child({ key, reconcileID });
     this.#metrics.activeWorkers(++this.#active);
     const t0 = performance.now();
     try {
       const result = (await this.#reconcile(key, log, reconcileID)) ?? {};
+      if (this.#stale()) {
+        // Computed from a cache that went stale meanwhile: run it again on the fresh one.
+        this.#hold(key, log, "a cache went stale during the reconcile");
+        this.#metrics.reconcileResult("requeue");
+        return;
+      }
       if (result.requeueAfter !== undefined && result.requeueAfter >= 0) {
         this.queue.forget(key);
         this.queue.addAfter(key, result.requeueAfter);
@@ -265,6 +323,12 @@ export class Controller implements Runnable {
       }
       log.debug("reconciled", { durationMs: Math.round(performance.now() - t0) });
     } catch (err) {
+      if (this.#stale()) {
+        // Most likely refused writes or errors of a restarting server: no backoff, no terminal verdict.
+        this.#hold(key, log, `the reconcile failed while a cache was stale: ${(err as Error)?.message ?? String(err)}`);
+        this.#metrics.reconcileResult("requeue");
+        return;
+      }
       const terminal = isTerminalError(err);
       this.#metrics.reconcileResult("error");
       this.#metrics.reconcileError(terminal);

@@ -19,6 +19,8 @@ export interface ApiContext {
   writer: Writer;
   /** Interval of watch bookmarks, when asked for. */
   bookmarkIntervalMs: number;
+  /** How long a read or watch waits for a resourceVersion ahead of the store before its 504. */
+  resourceVersionWaitMs: number;
 }
 
 /** One resource request. */

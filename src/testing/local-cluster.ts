@@ -39,6 +39,7 @@ import { Writer } from "./write-path.ts";
 import { GarbageCollector } from "./garbage-collector.ts";
 import { watchCrds } from "./crd-controller.ts";
 import { StatusError } from "./status.ts";
+import { DEFAULT_RESOURCE_VERSION_WAIT_MS } from "./resource-version-wait.ts";
 import type { ActiveFault, FaultSpec, ServedRequestRecord } from "./faults.ts";
 import type { RequestLog } from "../util/request-log.ts";
 import type { KubeObject } from "./resource-type.ts";
@@ -54,6 +55,12 @@ export interface LocalClusterOptions {
   historySize?: number;
   /** Interval of watch bookmarks when clients ask for them (default 10 s). */
   bookmarkIntervalMs?: number;
+  /**
+   * How long a watch, get or list asking for a resourceVersion newer than the server's waits
+   * for it before answering 504 "Too large resource version" (default 3000 ms, as
+   * kube-apiserver). The wait ends as soon as the store reaches that resourceVersion.
+   */
+  resourceVersionWaitMs?: number;
   /** Turn on the workload simulator (Pods run, workloads report ready). Off by default. */
   simulate?: boolean | SimulationOptions;
 }
@@ -104,7 +111,8 @@ export class LocalCluster {
           { name: ns, kind: "namespaces" });
       }
     });
-    const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000 };
+    const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
+      resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS };
     store.onChange((c) => hub.dispatch(c));
     watchCrds(ctx);
     const gc = new GarbageCollector(ctx);

@@ -75,9 +75,13 @@ export class ObjectStore {
     return this.#rv;
   }
 
-  /** Subscribes to committed changes. */
-  onChange(listener: ChangeListener): void {
+  /** Subscribes to committed changes; returns the unsubscribe. */
+  onChange(listener: ChangeListener): () => void {
     this.#listeners.push(listener);
+    return () => {
+      const i = this.#listeners.indexOf(listener);
+      if (i >= 0) this.#listeners.splice(i, 1);
+    };
   }
 
   get(storageKey: string, namespace: string, name: string): StoredObject | undefined {
@@ -188,7 +192,7 @@ export class ObjectStore {
         this.#historyStart = 0;
       }
     }
-    for (const l of this.#listeners) l(change);
+    for (const l of [...this.#listeners]) l(change);
   }
 }
 

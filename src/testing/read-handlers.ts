@@ -13,9 +13,20 @@ import { fieldSelectorFor } from "./selectable-fields.ts";
 import { toTable, wantsTable } from "./views/table.ts";
 import type { IncludeObject } from "./views/table.ts";
 import { serveWatch } from "./watch-handler.ts";
+import { awaitResourceVersion, minimumResourceVersion } from "./resource-version-wait.ts";
+
+/**
+ * Waits for a `resourceVersion=N` the store has not reached (504 when it is not reached in
+ * time); false when the client went away meanwhile.
+ */
+async function caughtUp(ctx: ApiContext, r: ResourceRequest): Promise<boolean> {
+  const min = minimumResourceVersion(r.query);
+  return min === undefined || min <= ctx.store.resourceVersion || awaitResourceVersion(ctx, min, r.res);
+}
 
 /** `GET .../{name}` */
-export function handleGet(ctx: ApiContext, r: ResourceRequest): void {
+export async function handleGet(ctx: ApiContext, r: ResourceRequest): Promise<void> {
+  if (!(await caughtUp(ctx, r))) return;
   const stored = ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
   if (!stored) throw ctx.writer.notFound(r.type, r.path.name!);
   if (wantsTable(r.req.headers.accept)) {
@@ -48,12 +59,13 @@ interface ContinueToken {
 }
 
 /** `GET .../{plural}` without watch. */
-export function handleList(ctx: ApiContext, r: ResourceRequest): void {
+export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const q = r.query;
   const match = selectorOf(r.type, q);
   const limit = Number(q.get("limit") || 0);
   if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${q.get("limit")}`);
   const token = decodeContinue(q.get("continue"));
+  if (!token && !(await caughtUp(ctx, r))) return;
   if (token && !ctx.store.isResumable(token.rv)) {
     throw new StatusError(410, "Expired",
       "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue value from the response to get the next set of results from a newer resource version.");
@@ -90,8 +102,8 @@ export function handleList(ctx: ApiContext, r: ResourceRequest): void {
 }
 
 /** `GET ...?watch=true` */
-export function handleWatch(ctx: ApiContext, r: ResourceRequest): void {
-  serveWatch(ctx, r, selectorOf(r.type, r.query));
+export function handleWatch(ctx: ApiContext, r: ResourceRequest): Promise<void> {
+  return serveWatch(ctx, r, selectorOf(r.type, r.query));
 }
 
 function keyOf(o: StoredObject): string {

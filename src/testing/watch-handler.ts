@@ -1,6 +1,7 @@
 /**
  * Serves one watch: initial ADDED events or a replay from the history, then live changes as
- * newline-delimited JSON, with bookmarks, timeouts and 410 Expired for resumes too old.
+ * newline-delimited JSON, with bookmarks, timeouts, 410 Expired for resumes too old and 504 for
+ * resumes from a resourceVersion the server has not reached.
  */
 import type { ApiContext, ResourceRequest } from "./api-context.ts";
 import type { Change, StoredObject } from "./object-store.ts";
@@ -11,9 +12,15 @@ import { StatusError } from "./status.ts";
 import { queryBool } from "./request-info.ts";
 import { renderView, toView } from "./object-view.ts";
 import { toTable, wantsTable } from "./views/table.ts";
+import { awaitResourceVersion } from "./resource-version-wait.ts";
+import { parseTimeoutSeconds, setLongTimeout } from "./watch-timeout.ts";
 
-/** Starts streaming a watch on `r.res`. Synchronous up to registration, so nothing is missed. */
-export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: StoredObject) => boolean): void {
+/**
+ * Starts streaming a watch on `r.res`. A resourceVersion ahead of the store is first waited for
+ * (see {@link awaitResourceVersion}: 504 when it is not reached in time); from then on it is
+ * synchronous up to registration, so nothing is missed.
+ */
+export async function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: StoredObject) => boolean): Promise<void> {
   const q = r.query;
   const { res, type } = r;
   const rvParam = q.get("resourceVersion") ?? "";
@@ -31,6 +38,10 @@ export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: Sto
   const since = rvParam === "" || rvParam === "0" ? undefined : Number(rvParam);
   if (since !== undefined && !Number.isFinite(since)) {
     throw new StatusError(400, "BadRequest", `invalid resource version: ${rvParam}`);
+  }
+  const timeoutSeconds = parseTimeoutSeconds(q);
+  if (since !== undefined && since > ctx.store.resourceVersion) {
+    if (!(await awaitResourceVersion(ctx, since, res))) return;
   }
   const table = wantsTable(r.req.headers.accept);
   const namespace = r.path.namespace;
@@ -57,6 +68,7 @@ export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: Sto
   }
 
   const timers = new Set<NodeJS.Timeout>();
+  let cancelTimeout: (() => void) | undefined;
   const watcher: Watcher = {
     storageKey: type.storageKey,
     namespace,
@@ -75,6 +87,7 @@ export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: Sto
   const cleanup = () => {
     for (const t of timers) clearTimeout(t);
     timers.clear();
+    cancelTimeout?.();
     ctx.hub.remove(watcher);
   };
 
@@ -98,10 +111,8 @@ export function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (o: Sto
   }
   ctx.hub.add(watcher);
 
-  const timeoutSeconds = Number(q.get("timeoutSeconds") || 0);
-  if (timeoutSeconds > 0) {
-    timers.add(setTimeout(() => watcher.close(false), timeoutSeconds * 1000));
-  }
+  // Any length is honoured (a huge one means "very long"); a negative one ends the watch at once.
+  if (timeoutSeconds !== 0) cancelTimeout = setLongTimeout(() => watcher.close(false), timeoutSeconds * 1000);
   if (queryBool(q, "allowWatchBookmarks") === true) {
     const interval = setInterval(() => bookmark(), ctx.bookmarkIntervalMs);
     interval.unref();
