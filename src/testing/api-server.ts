@@ -12,7 +12,8 @@ import { StatusError, methodNotAllowed } from "./status.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleGet, handleList, handleWatch } from "./read-handlers.ts";
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from "./write-handlers.ts";
-import { OPENAPI_V2_PROTOBUF, openApiGroupVersion, openApiRoot, openApiV2, openApiV2Protobuf } from "./views/openapi.ts";
+import { OPENAPI_V2_PROTOBUF, openApiGroupVersion, openApiRoot, openApiV2 } from "./views/openapi.ts";
+import { openApiV2Protobuf } from "./views/openapi-v2-protobuf.ts";
 import { isValidPathName } from "./names.ts";
 import { getScale } from "./scale.ts";
 
