@@ -82,6 +82,9 @@ interface BuiltDocument {
   /** The types the document was built from, in order (the cache key). */
   members: ResourceType[];
   doc: OpenApiGroupVersionDocument;
+  /** The document as served. */
+  json: string;
+  /** Upper-case hex SHA-512 of `json`: the root's `hash` query and the document's ETag. */
   hash: string;
 }
 
@@ -97,8 +100,9 @@ function groupVersionDocument(types: readonly ResourceType[], gvPath: string): B
   const cached = built.get(wanted);
   if (cached && cached.members.length === members.length && cached.members.every((t, i) => t === members[i])) return cached;
   const doc = buildGroupVersion(members, wanted);
-  const hash = createHash("sha512").update(JSON.stringify(doc)).digest("hex").toUpperCase();
-  const entry = { members, doc, hash };
+  const json = JSON.stringify(doc);
+  const hash = createHash("sha512").update(json).digest("hex").toUpperCase();
+  const entry = { members, doc, json, hash };
   built.set(wanted, entry);
   return entry;
 }
@@ -114,6 +118,19 @@ function groupVersionDocument(types: readonly ResourceType[], gvPath: string): B
  */
 export function openApiGroupVersion(types: ResourceType[], gvPath: string): OpenApiGroupVersionDocument | undefined {
   return groupVersionDocument(types, gvPath)?.doc;
+}
+
+/**
+ * A group/version document as served, with its hash (the `hash` of its root entry, and its
+ * ETag), or `undefined` if no type is served there.
+ *
+ * @example
+ * const served = openApiGroupVersionJson(types, "apis/apps/v1");
+ * if (served) res.setHeader("ETag", `"${served.hash}"`);
+ */
+export function openApiGroupVersionJson(types: ResourceType[], gvPath: string): { json: string; hash: string; gvPath: string } | undefined {
+  const entry = groupVersionDocument(types, gvPath);
+  return entry && { json: entry.json, hash: entry.hash, gvPath: openApiGroupVersionPath(entry.members[0]!) };
 }
 
 function buildGroupVersion(inGv: ResourceType[], wanted: string): OpenApiGroupVersionDocument {
