@@ -1,7 +1,7 @@
 /**
  * `/openapi/v2` as protobuf: {@link openApiV2} encoded as gnostic's `openapi.v2.Document`, the
  * only form client-go's `OpenAPISchema()` reads (kubectl ≤ 1.28 before `apply -f`, kubectl ≤
- * 1.23 for client-side validation, and `kubectl explain --output=plaintext-openapiv2`).
+ * 1.24 for client-side validation, and `kubectl explain --output=plaintext-openapiv2`).
  * Field numbers from gnostic's `OpenAPIv2.proto`; values without a message of their own
  * (vendor extensions, `enum` members) are `Any{yaml}`, written as JSON (a subset of YAML).
  */

@@ -15,7 +15,7 @@
  *   `application/strategic-merge-patch+json` does kubectl build the patch from the OpenAPI
  *   schemas. It is left out, so kubectl uses its compiled-in strategic-merge metadata for
  *   built-in kinds and JSON merge patch for CRs.
- * - `kubectl explain` (v3: `components.schemas`; `--output=plaintext-openapiv2` and kubectl ≤ 1.23
+ * - `kubectl explain` (v3: `components.schemas`; `--output=plaintext-openapiv2` and kubectl ≤ 1.24
  *   client-side validation: the v2 `definitions`) finds a kind's schema by its
  *   `x-kubernetes-group-version-kind` extension.
  *
@@ -88,8 +88,12 @@ interface BuiltDocument {
   hash: string;
 }
 
-/** The last document built per group/version path, reused while its types are the same objects. */
-const built = new Map<string, BuiltDocument>();
+/**
+ * The last document built per group/version, keyed by its first type (so it goes when the types
+ * do) and reused while its types are the same objects: the registry replaces a CRD's types
+ * whenever the CRD changes.
+ */
+const built = new WeakMap<ResourceType, BuiltDocument>();
 
 function groupVersionDocument(types: readonly ResourceType[], gvPath: string): BuiltDocument | undefined {
   const wanted = gvPath.replace(/\?.*$/, "").replace(/^\/+/, "").replace(/^openapi\/v3\//, "").replace(/\/+$/, "");
@@ -97,13 +101,13 @@ function groupVersionDocument(types: readonly ResourceType[], gvPath: string): B
     .filter((t) => openApiGroupVersionPath(t) === wanted)
     .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
   if (members.length === 0) return undefined;
-  const cached = built.get(wanted);
+  const cached = built.get(members[0]!);
   if (cached && cached.members.length === members.length && cached.members.every((t, i) => t === members[i])) return cached;
   const doc = buildGroupVersion(members, wanted);
   const json = JSON.stringify(doc);
   const hash = createHash("sha512").update(json).digest("hex").toUpperCase();
   const entry = { members, doc, json, hash };
-  built.set(wanted, entry);
+  built.set(members[0]!, entry);
   return entry;
 }
 
@@ -274,7 +278,7 @@ export const OPENAPI_V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2
 
 /**
  * The Swagger 2.0 document for kubectl releases that read `/openapi/v2` (≤ 1.28 for
- * `apply|create|replace -f` with validation; ≤ 1.23 for client-side validation; any release for
+ * `apply|create|replace -f` with validation; ≤ 1.24 for client-side validation; any release for
  * `explain --output=plaintext-openapiv2`): one PATCH operation per kind with
  * `x-kubernetes-group-version-kind` and a `fieldValidation` query parameter (so kubectl ≥ 1.25
  * leaves validation to the server), without `strategic-merge-patch+json` in `consumes` (so
