@@ -198,6 +198,27 @@ describe("OpenAPI for custom resources, through kubectl", {
     assert.match(await kubectl(["explain", "greeting.spec", "--output=plaintext-openapiv2"]), /audience\s+<string>\n\s+Who hears the greeting\./);
   });
 
+  it("serves group/version documents as kube-openapi does: immutable under their hash, stale hashes redirected", async () => {
+    await installGreetings();
+    const server = cluster.kubeConfig.getCurrentCluster()!.server;
+    const current = await v3Url("apis/example.com/v1");
+    assert.ok(current);
+    const hash = new URL(current, server).searchParams.get("hash")!;
+    const res = await fetch(new URL(current, server));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("etag"), `"${hash}"`);
+    assert.equal(res.headers.get("cache-control"), "public, immutable");
+    const doc = (await res.json()) as { components?: { schemas: Record<string, unknown> } };
+    assert.ok(doc.components?.schemas["com.example.v1.Greeting"]);
+    assert.ok(doc.components?.schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]);
+
+    const stale = await fetch(new URL("/openapi/v3/apis/example.com/v1?hash=0123", server), { redirect: "manual" });
+    assert.equal(stale.status, 301);
+    assert.equal(stale.headers.get("location"), current);
+    const unchanged = await fetch(new URL(current, server), { headers: { "If-None-Match": `"${hash}"` } });
+    assert.equal(unchanged.status, 304);
+  });
+
   it("after the CRD is deleted, explain fails as on a real cluster and the documents drop the kind", async () => {
     await installGreetings();
     assert.match(await kubectl(["explain", "greeting.spec"]), /The words to say/);
