@@ -12,7 +12,8 @@ import { StatusError, methodNotAllowed } from "./status.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleGet, handleList, handleWatch } from "./read-handlers.ts";
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from "./write-handlers.ts";
-import { OPENAPI_V2_PROTOBUF, openApiGroupVersion, openApiRoot, openApiV2, openApiV2Protobuf } from "./views/openapi.ts";
+import { OPENAPI_V2_PROTOBUF, openApiGroupVersionJson, openApiRoot, openApiV2 } from "./views/openapi.ts";
+import { openApiV2Protobuf } from "./views/openapi-v2-protobuf.ts";
 import { pathSegmentNameErrors } from "./names.ts";
 import { getScale } from "./scale.ts";
 
@@ -147,8 +148,11 @@ export class ApiServer {
       body = JSON.stringify(openApiV2([...reg.all()]));
     } else if (p === "/openapi/v3") body = JSON.stringify(openApiRoot([...reg.all()]));
     else if (p.startsWith("/openapi/v3/")) {
-      const doc = openApiGroupVersion([...reg.all()], p.slice("/openapi/v3/".length));
-      if (doc) body = JSON.stringify(doc);
+      const served = openApiGroupVersionJson([...reg.all()], p.slice("/openapi/v3/".length));
+      if (served) {
+        sendOpenApiGroupVersion(req, res, url, served);
+        return;
+      }
     } else {
       const parts = p.split("/").filter(Boolean);
       if (parts[0] === "api" && parts.length === 2) body = reg.apiResourceList("", parts[1]!);
@@ -200,4 +204,30 @@ function verbOf(method: string, named: boolean, q: URLSearchParams): ApiServerVe
     default:
       return undefined;
   }
+}
+
+/**
+ * Serves a `/openapi/v3/<gv>` document as kube-openapi does: ETag = the document's hash
+ * (`If-None-Match` → 304); with a `?hash=` query, a stale hash is redirected (301) to the
+ * current one, and the current one is cacheable for a year (`Cache-Control: public, immutable`),
+ * which is why the root's hash must change with the document.
+ */
+function sendOpenApiGroupVersion(req: IncomingMessage, res: ServerResponse, url: URL, served: { json: string; hash: string; gvPath: string }): void {
+  const headers: Record<string, string> = { ETag: `"${served.hash}"`, Vary: "Accept" };
+  const hash = url.searchParams.get("hash");
+  if (hash) {
+    if (hash !== served.hash) {
+      res.writeHead(301, { ...headers, Location: `/openapi/v3/${served.gvPath}?hash=${served.hash}`, "Content-Length": 0 });
+      res.end();
+      return;
+    }
+    headers["Cache-Control"] = "public, immutable";
+    headers["Expires"] = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+  }
+  if ((req.headers["if-none-match"] ?? "").split(/\s*,\s*/).includes(headers.ETag!)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  sendJson(res, 200, served.json, headers);
 }

@@ -15,7 +15,7 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
   const spec = crd.spec as {
     group: string;
     scope: string;
-    names: { plural: string; singular?: string; kind: string; shortNames?: string[]; categories?: string[] };
+    names: { plural: string; singular?: string; kind: string; listKind?: string; shortNames?: string[]; categories?: string[] };
   };
   const versions = crdVersions(crd);
   const storage = versions.find((v) => v.storage)?.name;
@@ -40,6 +40,7 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
     schema: v.schema as Record<string, unknown> | undefined,
     listType: v.schema ? schemaListType(v.schema as never) : () => ({ type: "atomic" }),
     ...(storage && storage !== v.name ? { storageVersion: storage } : {}),
+    ...(spec.names.listKind && spec.names.listKind !== `${spec.names.kind}List` ? { listKind: spec.names.listKind } : {}),
   }));
 }
 

@@ -74,6 +74,8 @@ export interface ResourceType {
   listType: ListTypeLookup;
   /** The version objects are stored at, when it differs from `version` (multi-version CRDs). */
   storageVersion?: string;
+  /** The list kind, when it is not `<Kind>List` (a CRD's `spec.names.listKind`). */
+  listKind?: string;
 }
 
 /** `group/version` or `version` for core. */

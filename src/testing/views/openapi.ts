@@ -1,28 +1,36 @@
 /**
- * The smallest OpenAPI v3 that lets `kubectl apply|create|replace -f` run with the default
- * `--validate=true`. Served at `/openapi/v3` ({@link openApiRoot}) and
- * `/openapi/v3/<gv path>` ({@link openApiGroupVersion}).
+ * The OpenAPI documents kubectl reads: `/openapi/v3` ({@link openApiRoot}),
+ * `/openapi/v3/<gv path>` ({@link openApiGroupVersion}) and `/openapi/v2` ({@link openApiV2};
+ * its protobuf form is in `openapi-v2-protobuf.ts`).
  *
- * What kubectl reads (checked against kubectl's query-param verifier and apply patcher):
+ * What kubectl reads (checked against kubectl's query-param verifier, apply patcher and explain):
  * - The root's `paths` keys (`api/v1`, `apis/<group>/<version>`) and their `serverRelativeURL`;
- *   the `hash` query only serves as a cache key.
+ *   the `hash` query is kubectl's cache key, so it changes whenever the document does.
  * - In a group/version document, the `patch` operation whose `x-kubernetes-group-version-kind`
  *   object equals the GVK being applied; it must list a query parameter named `fieldValidation`.
- *   Then kubectl leaves validation to the server (`fieldValidation=Strict|Warn`) and never needs
- *   `components.schemas`. If the group/version is present but the GVK has no PATCH operation,
- *   kubectl falls back to `/openapi/v2` (protobuf only) and fails, so every kind of a served
- *   group/version gets one. A CR group/version missing from the root makes kubectl reuse the
- *   `Namespace` operation of `api/v1`; listing CR group/versions too is harmless.
+ *   Then kubectl leaves validation to the server (`fieldValidation=Strict|Warn`). If the
+ *   group/version is present but the GVK has no PATCH operation, kubectl falls back to
+ *   `/openapi/v2` (protobuf only), so every kind of a served group/version gets one.
  * - For client-side `apply`, the PATCH operation's `requestBody.content`: only when it contains
  *   `application/strategic-merge-patch+json` does kubectl build the patch from the OpenAPI
- *   schemas (which this document lacks). It is left out, so kubectl uses its compiled-in
- *   strategic-merge metadata for built-in kinds and JSON merge patch for CRs.
+ *   schemas. It is left out, so kubectl uses its compiled-in strategic-merge metadata for
+ *   built-in kinds and JSON merge patch for CRs.
+ * - `kubectl explain` (v3: `components.schemas`; `--output=plaintext-openapiv2` and kubectl ≤ 1.24
+ *   client-side validation: the v2 `definitions`) finds a kind's schema by its
+ *   `x-kubernetes-group-version-kind` extension.
  *
- * Caveats: no schemas, so `kubectl explain` and client-side schema validation
- * (`--validate=strict` against a server without `fieldValidation`) do not work.
+ * Custom resources are published as kube-apiserver does (see `openapi-crd.ts`): each served
+ * CRD version's schema, its list, and the `meta/v1` schemas they refer to, with get, list,
+ * create, replace and patch operations.
+ *
+ * Caveats: built-in kinds have no schemas (only their PATCH operations), so `kubectl explain`
+ * of a built-in kind does not work.
  */
 import { createHash } from "node:crypto";
 import type { ResourceType } from "../resource-type.ts";
+import { crdDefinitionName, crdSchemas } from "./openapi-crd.ts";
+import { metaSchemas, refTo } from "./openapi-meta.ts";
+import type { OpenApiSchema } from "./openapi-meta.ts";
 
 /** The Kubernetes version the documents claim (matches LocalCluster's `/version`). */
 const KUBE_VERSION = "v1.33.0";
@@ -54,12 +62,53 @@ export function openApiRoot(types: ResourceType[]): { paths: Record<string, Open
   const paths: Record<string, OpenApiRootPath> = {};
   const gvPaths = [...new Set(types.map(openApiGroupVersionPath))].sort(compareGvPaths);
   for (const gvPath of gvPaths) {
-    const doc = openApiGroupVersion(types, gvPath);
-    if (doc === undefined) continue;
-    const hash = createHash("sha512").update(JSON.stringify(doc)).digest("hex").toUpperCase();
-    paths[gvPath] = { serverRelativeURL: `/openapi/v3/${gvPath}?hash=${hash}` };
+    const built = groupVersionDocument(types, gvPath);
+    if (built === undefined) continue;
+    paths[gvPath] = { serverRelativeURL: `/openapi/v3/${gvPath}?hash=${built.hash}` };
   }
   return { paths };
+}
+
+/** The OpenAPI v3 document of one group/version (see {@link openApiGroupVersion}). */
+export interface OpenApiGroupVersionDocument {
+  openapi: string;
+  info: Record<string, string>;
+  paths: Record<string, unknown>;
+  /** Present when a custom kind is served at the group/version. */
+  components?: { schemas: Record<string, OpenApiSchema> };
+}
+
+interface BuiltDocument {
+  /** The types the document was built from, in order (the cache key). */
+  members: ResourceType[];
+  doc: OpenApiGroupVersionDocument;
+  /** The document as served. */
+  json: string;
+  /** Upper-case hex SHA-512 of `json`: the root's `hash` query and the document's ETag. */
+  hash: string;
+}
+
+/**
+ * The last document built per group/version, keyed by its first type (so it goes when the types
+ * do) and reused while its types are the same objects: the registry replaces a CRD's types
+ * whenever the CRD changes.
+ */
+const built = new WeakMap<ResourceType, BuiltDocument>();
+
+function groupVersionDocument(types: readonly ResourceType[], gvPath: string): BuiltDocument | undefined {
+  const wanted = gvPath.replace(/\?.*$/, "").replace(/^\/+/, "").replace(/^openapi\/v3\//, "").replace(/\/+$/, "");
+  const members = types
+    .filter((t) => openApiGroupVersionPath(t) === wanted)
+    .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
+  if (members.length === 0) return undefined;
+  const cached = built.get(members[0]!);
+  if (cached && cached.members.length === members.length && cached.members.every((t, i) => t === members[i])) return cached;
+  const doc = buildGroupVersion(members, wanted);
+  const json = JSON.stringify(doc);
+  const hash = createHash("sha512").update(json).digest("hex").toUpperCase();
+  const entry = { members, doc, json, hash };
+  built.set(members[0]!, entry);
+  return entry;
 }
 
 /**
@@ -71,30 +120,91 @@ export function openApiRoot(types: ResourceType[]): { paths: Record<string, Open
  * const doc = openApiGroupVersion(types, "api/v1");
  * doc?.paths["/api/v1/namespaces/{namespace}/configmaps/{name}"]?.patch;
  */
-export function openApiGroupVersion(
-  types: ResourceType[],
-  gvPath: string,
-): { openapi: string; info: Record<string, string>; paths: Record<string, unknown> } | undefined {
-  const wanted = gvPath.replace(/\?.*$/, "").replace(/^\/+/, "").replace(/^openapi\/v3\//, "").replace(/\/+$/, "");
-  const inGv = types
-    .filter((t) => openApiGroupVersionPath(t) === wanted)
-    .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
-  if (inGv.length === 0) return undefined;
+export function openApiGroupVersion(types: ResourceType[], gvPath: string): OpenApiGroupVersionDocument | undefined {
+  return groupVersionDocument(types, gvPath)?.doc;
+}
+
+/**
+ * A group/version document as served, with its hash (the `hash` of its root entry, and its
+ * ETag), or `undefined` if no type is served there.
+ *
+ * @example
+ * const served = openApiGroupVersionJson(types, "apis/apps/v1");
+ * if (served) res.setHeader("ETag", `"${served.hash}"`);
+ */
+export function openApiGroupVersionJson(types: ResourceType[], gvPath: string): { json: string; hash: string; gvPath: string } | undefined {
+  const entry = groupVersionDocument(types, gvPath);
+  return entry && { json: entry.json, hash: entry.hash, gvPath: openApiGroupVersionPath(entry.members[0]!) };
+}
+
+function buildGroupVersion(inGv: ResourceType[], wanted: string): OpenApiGroupVersionDocument {
   const paths: Record<string, unknown> = {};
+  let schemas: Record<string, OpenApiSchema> | undefined;
   for (const t of inGv) {
     const prefix = `/${wanted}`;
-    const path = t.namespaced ? `${prefix}/namespaces/{namespace}/${t.plural}/{name}` : `${prefix}/${t.plural}/{name}`;
+    const collection = t.namespaced ? `${prefix}/namespaces/{namespace}/${t.plural}` : `${prefix}/${t.plural}`;
+    const path = `${collection}/{name}`;
     if (path in paths) continue;
+    const namespaceParam = t.namespaced ? [pathParameter("namespace", "object name and auth scope, such as for teams and projects")] : [];
+    const pretty = queryParameter("pretty", "string", "If 'true', then the output is pretty printed.");
+    const crSchemas = crdSchemas(t, "v3");
+    if (crSchemas === undefined) {
+      paths[path] = { parameters: [pathParameter("name", `name of the ${t.kind}`), ...namespaceParam, pretty], patch: patchOperation(t) };
+      continue;
+    }
+    schemas = { ...schemas, ...crSchemas };
+    const kindRef = refTo(crdDefinitionName(t.group, t.version, t.kind), "v3");
+    const listRef = refTo(crdDefinitionName(t.group, t.version, t.listKind ?? `${t.kind}List`), "v3");
+    paths[collection] = {
+      parameters: [...namespaceParam, pretty],
+      get: crOperation(t, "list", `list objects of kind ${t.kind}`, listRef),
+      post: crOperation(t, "create", `create ${article(t.kind)} ${t.kind}`, kindRef),
+    };
     paths[path] = {
-      parameters: [
-        pathParameter("name", `name of the ${t.kind}`),
-        ...(t.namespaced ? [pathParameter("namespace", "object name and auth scope, such as for teams and projects")] : []),
-        queryParameter("pretty", "string", "If 'true', then the output is pretty printed."),
-      ],
-      patch: patchOperation(t),
+      parameters: [pathParameter("name", `name of the ${t.kind}`), ...namespaceParam, pretty],
+      get: crOperation(t, "read", `read the specified ${t.kind}`, kindRef),
+      put: crOperation(t, "replace", `replace the specified ${t.kind}`, kindRef),
+      patch: { ...patchOperation(t), responses: jsonResponses(kindRef, ["200", "201"]) },
     };
   }
-  return { openapi: "3.0.0", info: { title: "Kubernetes", version: KUBE_VERSION }, paths };
+  const doc: OpenApiGroupVersionDocument = { openapi: "3.0.0", info: { title: "Kubernetes", version: KUBE_VERSION }, paths };
+  if (schemas !== undefined) doc.components = { schemas: { ...schemas, ...metaSchemas("v3") } };
+  return doc;
+}
+
+/** A get/list/create/replace operation of a custom kind, answering with `ref`. */
+function crOperation(t: ResourceType, verb: "list" | "create" | "read" | "replace", description: string, ref: string): Record<string, unknown> {
+  const action = { list: "list", create: "post", read: "get", replace: "put" }[verb];
+  const writes = verb === "create" || verb === "replace";
+  return {
+    tags: [tagOf(t)],
+    description,
+    operationId: `${verb}${operationGroup(t)}${t.namespaced ? "Namespaced" : ""}${t.kind}`,
+    ...(writes
+      ? {
+          parameters: ["dryRun", "fieldManager", "fieldValidation"].map((name) => queryParameter(name, "string", `The ${name} option of the request.`)),
+          requestBody: { content: { "application/json": { schema: { $ref: ref } } }, required: true },
+        }
+      : {}),
+    responses: jsonResponses(ref, verb === "create" ? ["200", "201", "202"] : verb === "replace" ? ["200", "201"] : ["200"]),
+    "x-kubernetes-action": action,
+    "x-kubernetes-group-version-kind": { group: t.group, version: t.version, kind: t.kind },
+  };
+}
+
+function jsonResponses(ref: string, codes: string[]): Record<string, unknown> {
+  const text: Record<string, string> = { "200": "OK", "201": "Created", "202": "Accepted" };
+  const responses: Record<string, unknown> = {};
+  for (const code of codes) {
+    responses[code] = { description: text[code], content: { "application/json": { schema: { $ref: ref } }, "application/yaml": { schema: { $ref: ref } } } };
+  }
+  responses["401"] = { description: "Unauthorized" };
+  return responses;
+}
+
+/** "a" or "an", as kube-apiserver words "create a Widget" / "create an Ingress". */
+function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? "an" : "a";
 }
 
 function patchOperation(t: ResourceType): Record<string, unknown> {
@@ -167,28 +277,30 @@ function compareGvPaths(a: string, b: string): number {
 export const OPENAPI_V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
 /**
- * The smallest Swagger 2.0 document for kubectl releases that read `/openapi/v2` (≤ 1.28 for
- * `apply|create|replace -f` with validation; 1.20 for client-side validation): one PATCH
- * operation per kind with `x-kubernetes-group-version-kind` and a `fieldValidation` query
- * parameter (so kubectl ≥ 1.25 leaves validation to the server), and no `definitions` (so
- * client-side validation finds no model and skips, and `apply` uses its compiled-in
- * strategic-merge metadata for built-in kinds and JSON merge patch for CRs).
+ * The Swagger 2.0 document for kubectl releases that read `/openapi/v2` (≤ 1.28 for
+ * `apply|create|replace -f` with validation; ≤ 1.24 for client-side validation; any release for
+ * `explain --output=plaintext-openapiv2`): one PATCH operation per kind with
+ * `x-kubernetes-group-version-kind` and a `fieldValidation` query parameter (so kubectl ≥ 1.25
+ * leaves validation to the server), without `strategic-merge-patch+json` in `consumes` (so
+ * `apply` uses its compiled-in strategic-merge metadata for built-in kinds and JSON merge patch
+ * for CRs). `definitions` hold the custom kinds' schemas in their v2 form (see
+ * `openapi-crd.ts`) and the `meta/v1` schemas they refer to; built-in kinds have none, so
+ * client-side validation skips them.
  *
  * @example
  * openApiV2(types).paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]?.patch;
  */
-export function openApiV2(types: ResourceType[]): {
-  swagger: string;
-  info: Record<string, string>;
-  paths: Record<string, { patch: V2Operation }>;
-} {
+export function openApiV2(types: ResourceType[]): OpenApiV2Document {
   const paths: Record<string, { patch: V2Operation }> = {};
+  let definitions: Record<string, OpenApiSchema> | undefined;
   const sorted = [...types].sort((a, b) => compareGvPaths(openApiGroupVersionPath(a), openApiGroupVersionPath(b))
     || (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
   for (const t of sorted) {
     const prefix = `/${openApiGroupVersionPath(t)}`;
     const path = t.namespaced ? `${prefix}/namespaces/{namespace}/${t.plural}/{name}` : `${prefix}/${t.plural}/{name}`;
     if (path in paths) continue;
+    const schemas = crdSchemas(t, "v2");
+    if (schemas !== undefined) definitions = { ...definitions, ...schemas };
     paths[path] = {
       patch: {
         description: `partially update the specified ${t.kind}`,
@@ -202,7 +314,18 @@ export function openApiV2(types: ResourceType[]): {
       },
     };
   }
-  return { swagger: "2.0", info: { title: "Kubernetes", version: KUBE_VERSION }, paths };
+  const doc: OpenApiV2Document = { swagger: "2.0", info: { title: "Kubernetes", version: KUBE_VERSION }, paths };
+  if (definitions !== undefined) doc.definitions = { ...definitions, ...metaSchemas("v2") };
+  return doc;
+}
+
+/** The `/openapi/v2` document of {@link openApiV2}. */
+export interface OpenApiV2Document {
+  swagger: string;
+  info: Record<string, string>;
+  paths: Record<string, { patch: V2Operation }>;
+  /** Schemas by definition name; present when a custom kind is served. */
+  definitions?: Record<string, OpenApiSchema>;
 }
 
 /** A PATCH operation of {@link openApiV2}. */
@@ -217,67 +340,3 @@ export interface V2Operation {
   "x-kubernetes-group-version-kind": { group: string; version: string; kind: string };
 }
 
-/**
- * {@link openApiV2} encoded as gnostic's `openapi.v2.Document` protobuf, the only form
- * client-go's `OpenAPISchema()` reads. Field numbers from gnostic's `OpenAPIv2.proto`;
- * vendor extensions are `NamedAny{name, Any{yaml}}`.
- */
-export function openApiV2Protobuf(types: ResourceType[]): Buffer {
-  const doc = openApiV2(types);
-  const pathItems = Object.entries(doc.paths).map(([name, item]) =>
-    message([str(1, name), sub(2, message([sub(8, operationMessage(item.patch))]))]));
-  return message([
-    str(1, doc.swagger),
-    sub(2, message([str(1, doc.info.title!), str(2, doc.info.version!)])),
-    sub(8, message(pathItems.map((p) => sub(2, p)))),
-  ]);
-}
-
-function operationMessage(op: V2Operation): Buffer {
-  const gvk = op["x-kubernetes-group-version-kind"];
-  const params = op.parameters.map((p) =>
-    // ParametersItem.parameter(1) → Parameter.non_body_parameter(2) → query_parameter_sub_schema(3)
-    sub(8, message([sub(1, message([sub(2, message([sub(3, message([
-      str(2, p.in), str(4, p.name), str(6, p.type), varintField(20, p.uniqueItems ? 1 : 0),
-    ]))]))]))])));
-  const responses = Object.entries(op.responses).map(([code, r]) =>
-    // NamedResponseValue{name, ResponseValue.response(1){description}}
-    sub(1, message([str(1, code), sub(2, message([sub(1, message([str(1, r.description)]))]))])));
-  const extension = (name: string, yaml: string) => sub(13, message([str(1, name), sub(2, message([str(2, yaml)]))]));
-  return message([
-    str(3, op.description),
-    str(5, op.operationId),
-    ...op.produces.map((m) => str(6, m)),
-    ...op.consumes.map((m) => str(7, m)),
-    ...params,
-    sub(9, message(responses)),
-    extension("x-kubernetes-action", `${op["x-kubernetes-action"]}\n`),
-    extension("x-kubernetes-group-version-kind", `group: ${JSON.stringify(gvk.group)}\nkind: ${gvk.kind}\nversion: ${gvk.version}\n`),
-  ]);
-}
-
-function message(fields: Buffer[]): Buffer {
-  return Buffer.concat(fields);
-}
-
-function varint(n: number): Buffer {
-  const bytes: number[] = [];
-  while (n > 0x7f) {
-    bytes.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  bytes.push(n);
-  return Buffer.from(bytes);
-}
-
-function varintField(field: number, value: number): Buffer {
-  return value === 0 ? Buffer.alloc(0) : Buffer.concat([varint(field << 3), varint(value)]);
-}
-
-function sub(field: number, body: Buffer): Buffer {
-  return Buffer.concat([varint((field << 3) | 2), varint(body.length), body]);
-}
-
-function str(field: number, s: string): Buffer {
-  return s === "" ? Buffer.alloc(0) : sub(field, Buffer.from(s, "utf8"));
-}
