@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { load as loadYaml } from "js-yaml";
 import { StatusError, badRequest } from "./status.ts";
+import { yamlAliasProblem } from "./yaml-aliases.ts";
 
 /** The API server's request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -32,7 +33,10 @@ export function mediaType(req: IncomingMessage): string {
   return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax. */
+/**
+ * Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax, and on
+ * YAML whose aliases would expand it excessively or into a cycle (see {@link yamlAliasProblem}).
+ */
 export function parseObjectBody(buf: Buffer, type: string): Record<string, unknown> {
   const text = buf.toString("utf8");
   let value: unknown;
@@ -41,6 +45,8 @@ export function parseObjectBody(buf: Buffer, type: string): Record<string, unkno
   } catch (err) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message.split("\n")[0]}`);
   }
+  const aliasProblem = type.endsWith("yaml") ? yamlAliasProblem(value) : undefined;
+  if (aliasProblem) throw badRequest(`error decoding YAML: ${aliasProblem}`);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw badRequest("couldn't get version/kind; json parse error: the body is not a JSON object");
   }
