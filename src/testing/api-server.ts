@@ -21,7 +21,7 @@ const VERSION = JSON.stringify({
   buildDate: "2026-01-01T00:00:00Z", goVersion: "go1.24.0", compiler: "gc", platform: "linux/amd64",
 });
 
-/** Requests LocalCluster's request log keeps by default (about 5 MB of records). */
+/** Requests LocalCluster's request log keeps by default (about 2.5 MB of records). */
 export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
 
 /** Routes and serves API requests. */
