@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<void>> = {
   builder: async () => (await import("./builder.ts")).run(),
   runtime: async () => (await import("./runtime.ts")).run(),
   hash: async () => (await import("./hash.ts")).run(),
+  memory: async () => (await import("./memory.ts")).run(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

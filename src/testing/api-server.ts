@@ -22,16 +22,24 @@ const VERSION = JSON.stringify({
   buildDate: "2026-01-01T00:00:00Z", goVersion: "go1.24.0", compiler: "gc", platform: "linux/amd64",
 });
 
+/** Requests LocalCluster's request log keeps by default (about 2.5 MB of records). */
+export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
+
 /** Routes and serves API requests. */
 export class ApiServer {
   readonly ctx: ApiContext;
-  readonly log = new RequestLog<ServedRequestRecord>({ verbs: API_SERVER_VERBS });
+  readonly log: RequestLog<ServedRequestRecord>;
   readonly faults: ActiveFault[] = [];
   /** host:port for discovery's serverAddressByClientCIDRs. */
   serverAddress = "127.0.0.1:0";
 
-  constructor(ctx: ApiContext) {
+  /** `requestLogSize`: requests the log keeps (default {@link DEFAULT_REQUEST_LOG_SIZE}). */
+  constructor(ctx: ApiContext, options: { requestLogSize?: number } = {}) {
     this.ctx = ctx;
+    this.log = new RequestLog<ServedRequestRecord>({
+      maxRecords: options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE,
+      verbs: API_SERVER_VERBS,
+    });
   }
 
   /** The node:http request listener. */

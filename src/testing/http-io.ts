@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { load as loadYaml } from "js-yaml";
 import { StatusError, badRequest } from "./status.ts";
 import { LOCAL_MAX_NESTING_DEPTH, depthError, jsonNestingDepth, valueTooDeep } from "./nesting-depth.ts";
+import { yamlAliasProblem } from "./yaml-aliases.ts";
 
 /** The API server's request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -34,8 +35,9 @@ export function mediaType(req: IncomingMessage): string {
 }
 
 /**
- * Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax and on
- * nesting deeper than the decoder allows (see `nesting-depth.ts`).
+ * Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax, on
+ * nesting deeper than the decoder allows (see `nesting-depth.ts`), and on YAML whose aliases
+ * would expand it excessively or into a cycle (see {@link yamlAliasProblem}).
  */
 export function parseObjectBody(buf: Buffer, type: string): Record<string, unknown> {
   const text = buf.toString("utf8");
@@ -54,6 +56,9 @@ export function parseObjectBody(buf: Buffer, type: string): Record<string, unkno
     const tooDeep = err instanceof RangeError || /exceeded maxDepth/.test((err as Error).message);
     throw decodeError(tooDeep ? depthError(LOCAL_MAX_NESTING_DEPTH + 1) : (err as Error).message.split("\n")[0]!);
   }
+  // Aliases first: the depth walk below would otherwise expand an alias bomb.
+  const aliasProblem = yaml ? yamlAliasProblem(value) : undefined;
+  if (aliasProblem) throw badRequest(`error decoding YAML: ${aliasProblem}`);
   if (yaml && valueTooDeep(value)) throw decodeError(depthError(LOCAL_MAX_NESTING_DEPTH + 1));
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw badRequest("couldn't get version/kind; json parse error: the body is not a JSON object");

@@ -51,8 +51,23 @@ export interface LocalClusterOptions {
   port?: number;
   /** Where to write the kubeconfig file (default: a new temporary directory). */
   kubeconfigPath?: string;
-  /** Changes kept for watch resumption (default 50,000). */
+  /**
+   * Changes kept for watch resumption and `continue` tokens (default 50,000). Older changes are
+   * dropped; a watch or `continue` from before the oldest kept change gets 410 Expired.
+   */
   historySize?: number;
+  /**
+   * Bytes of changes kept for watch resumption, counted as the JSON length of each change's
+   * object (default 64 MiB). Dropping works as for `historySize`; whichever bound is reached
+   * first applies (this one never drops the newest change). Lower it to test 410 handling with
+   * big objects, or raise it when a test replays long histories of big objects.
+   */
+  historyBytes?: number;
+  /**
+   * Requests the request log ({@link LocalCluster.requests}) keeps (default 10,000). Older
+   * records fall off; queries see only the kept ones, while `requests.total` counts them all.
+   */
+  requestLogSize?: number;
   /** Interval of watch bookmarks when clients ask for them (default 10 s). */
   bookmarkIntervalMs?: number;
   /**
@@ -100,7 +115,10 @@ export class LocalCluster {
   /** Starts a cluster on 127.0.0.1 and writes its kubeconfig. */
   static async start(options: LocalClusterOptions = {}): Promise<LocalCluster> {
     const registry = new Registry();
-    const store = new ObjectStore(options.historySize !== undefined ? { historySize: options.historySize } : {});
+    const store = new ObjectStore({
+      ...(options.historySize !== undefined ? { historySize: checkCount("historySize", options.historySize, 0) } : {}),
+      ...(options.historyBytes !== undefined ? { historyBytes: checkCount("historyBytes", options.historyBytes, 0) } : {}),
+    });
     const hub = new WatchHub();
     const nsType = registry.byPath("", "v1", "namespaces")!;
     const writer = new Writer(store, (ns) => {
@@ -117,7 +135,9 @@ export class LocalCluster {
     watchCrds(ctx);
     const gc = new GarbageCollector(ctx);
     for (const name of SEEDED_NAMESPACES) writer.create(nsType, undefined, { metadata: { name } });
-    const api = new ApiServer(ctx);
+    const api = new ApiServer(ctx, options.requestLogSize !== undefined
+      ? { requestLogSize: checkCount("requestLogSize", options.requestLogSize, 1) }
+      : {});
     const server = createServer({ keepAlive: true }, api.listener);
     const sockets = new Set<Socket>();
     server.on("connection", (s) => {
@@ -151,6 +171,11 @@ export class LocalCluster {
    * The request log: every resource request served, with counts by API server verb, resource
    * and code. Its queries take the API server's verbs (a server-side apply is a `patch`); a
    * filter naming another verb (the client's `apply`, a typo) throws a TypeError.
+   *
+   * Caveat: it keeps the newest `requestLogSize` requests (default 10,000). Queries (`count`,
+   * `filter`, `writes`, `summary`, `all`) see only those; `total` counts every request since
+   * the start (or the last `clear()`), and `dropped` how many fell off. Call
+   * `requests.clear()` before the part of a test whose requests it counts.
    */
   get requests(): RequestLog<ServedRequestRecord> {
     return this.#api.log;
@@ -219,6 +244,14 @@ export class LocalCluster {
     await closed;
     if (this.#tempDir) await rm(this.#tempDir, { recursive: true, force: true });
   }
+}
+
+/** An option that must be a whole number ≥ `min` (or Infinity, for no bound). */
+function checkCount(name: string, value: number, min: number): number {
+  if (value !== Infinity && !(Number.isInteger(value) && value >= min)) {
+    throw new TypeError(`LocalCluster.start: ${name} must be a whole number ≥ ${min} (or Infinity), got ${String(value)}`);
+  }
+  return value;
 }
 
 function kubeconfigYaml(url: string): string {

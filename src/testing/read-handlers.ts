@@ -9,6 +9,7 @@ import { badRequest, selectorBadRequest, StatusError } from "./status.ts";
 import { sendJson } from "./http-io.ts";
 import { renderView, toView } from "./object-view.ts";
 import { parseLabelSelector } from "../util/label-selector.ts";
+import { parseFieldSelector } from "../util/field-selector.ts";
 import { fieldSelectorFor } from "./selectable-fields.ts";
 import { toTable, wantsTable } from "./views/table.ts";
 import type { IncludeObject } from "./views/table.ts";
@@ -43,13 +44,21 @@ export function includeObjectOf(query: URLSearchParams): IncludeObject {
   return v === "Object" || v === "None" ? v : "Metadata";
 }
 
-/** Builds the selector predicate of a list or watch request. */
+/** The predicate of a request without a label or field selector (or with empty ones). */
+const SELECT_ALL = (): boolean => true;
+
+/**
+ * Builds the selector predicate of a list or watch request: {@link SELECT_ALL} itself when
+ * neither selector has a requirement (kube-apiserver's "empty predicate").
+ */
 export function selectorOf(type: ResourceType, query: URLSearchParams): (o: StoredObject) => boolean {
   const labelText = query.get("labelSelector") ?? "";
   const fieldText = query.get("fieldSelector") ?? "";
   const labels = labelText ? selectorBadRequest(() => parseLabelSelector(labelText)) : undefined;
   const fields = fieldText ? fieldSelectorFor(type, fieldText) : undefined;
-  if (!labels && !fields) return () => true;
+  const noLabels = !labels || labels.isEmpty;
+  const noFields = !fields || selectorBadRequest(() => parseFieldSelector(fieldText)).isEmpty;
+  if (noLabels && noFields) return SELECT_ALL;
   return (o) => (!labels || labels.matches(o.labels)) && (!fields || fields(o.object() as Record<string, unknown>));
 }
 
@@ -94,7 +103,9 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
   const metadata: Record<string, unknown> = { resourceVersion: String(listRv) };
   if (next) {
     metadata.continue = next;
-    metadata.remainingItemCount = remaining;
+    // As kube-apiserver: the count is given only without selectors (its count comes from
+    // storage and would include objects a selector does not match, so it stays unset).
+    if (match === SELECT_ALL) metadata.remainingItemCount = remaining;
   }
   const head = JSON.stringify({ kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata });
   const body = `${head.slice(0, -1)},"items":[${items.map((o) => renderView(r.type, o)).join(",")}]}`;

@@ -131,11 +131,16 @@ function matchesRecord<Verb extends string>(filter: RequestFilter<Verb>, record:
 /**
  * A log of requests with counting queries and a listener hook (for metrics).
  *
- * Guarantees: `record` keeps the record and tells every listener. Caveats: only the newest
- * `maxRecords` records are kept (default: all) so a long-running process does not grow without
- * bound; every query looks at the kept records. Listeners see every request regardless. A
- * listener that throws does not fail the caller: its error is reported with
- * `process.emitWarning`.
+ * Guarantees: `record` keeps the record and tells every listener. Listeners see every request
+ * regardless of the bound. {@link RequestLog.total} counts every request recorded since the
+ * log was made or last cleared, kept or not. A listener that throws does not fail the caller:
+ * its error is reported with `process.emitWarning`.
+ *
+ * Caveats: the log is a ring of `maxRecords` records (default: unbounded) so a long-running
+ * process does not grow without bound. Once full, each new record pushes out the oldest, and
+ * every query (`all`, `filter`, `count`, `writes`, `summary`) sees only the kept records: a
+ * count over a window longer than the ring undercounts. {@link RequestLog.dropped} says how
+ * many records fell off, so a test can tell that this happened.
  *
  * @example
  * ```ts
@@ -143,16 +148,21 @@ function matchesRecord<Verb extends string>(filter: RequestFilter<Verb>, record:
  * const stop = log.onRequest((r) => console.log(r.verb, r.resource, r.code));
  * log.record({ verb: "get", resource: "configmaps", code: 200 });
  * console.log(log.count({ verb: "get" }), log.writes(), log.summary()); // 1 0 { "get configmaps 200": 1 }
+ * console.log(log.total, log.dropped); // 1 0
  * stop();
  * ```
  */
 export class RequestLog<R extends RequestRecord = RequestRecord> {
   readonly #maxRecords: number;
   readonly #verbs: VerbVocabulary | undefined;
+  /** The ring: grows to `maxRecords`, then `#next` is where the oldest sits and is overwritten. */
   #records: R[] = [];
+  #next = 0;
+  #total = 0;
   readonly #listeners = new Set<(record: R) => void>();
 
   /**
+   * `maxRecords`: how many of the newest records are kept (at least 1; default unbounded).
    * `verbs`: the verbs this log records; a query whose filter names another throws a
    * TypeError saying which verb to use (default: any verb is accepted).
    */
@@ -161,12 +171,29 @@ export class RequestLog<R extends RequestRecord = RequestRecord> {
     this.#verbs = options.verbs;
   }
 
-  /** Adds a record and tells the listeners. */
+  /** Records that can be kept at most (`Infinity` when unbounded). */
+  get maxRecords(): number {
+    return this.#maxRecords;
+  }
+
+  /** Requests recorded since the log was made or last cleared, including those no longer kept. */
+  get total(): number {
+    return this.#total;
+  }
+
+  /** Records that fell off the ring (`total` minus the records kept). */
+  get dropped(): number {
+    return this.#total - this.#records.length;
+  }
+
+  /** Adds a record (pushing out the oldest when the ring is full) and tells the listeners. */
   record(record: R): void {
-    this.#records.push(record);
-    // Trim in chunks so the array is not shifted on every request once full.
-    if (this.#records.length > this.#maxRecords + Math.ceil(this.#maxRecords / 10)) {
-      this.#records = this.#records.slice(-this.#maxRecords);
+    this.#total++;
+    if (this.#records.length < this.#maxRecords) {
+      this.#records.push(record);
+    } else {
+      this.#records[this.#next] = record;
+      this.#next = (this.#next + 1) % this.#maxRecords;
     }
     for (const fn of this.#listeners) {
       try {
@@ -187,8 +214,7 @@ export class RequestLog<R extends RequestRecord = RequestRecord> {
 
   /** Every kept record, oldest first (a copy). */
   all(): R[] {
-    const start = Math.max(0, this.#records.length - this.#maxRecords);
-    return this.#records.slice(start);
+    return [...this.#records.slice(this.#next), ...this.#records.slice(0, this.#next)];
   }
 
   /** Records matching a filter. Throws a TypeError when the filter names a verb this log never records. */
@@ -222,8 +248,10 @@ export class RequestLog<R extends RequestRecord = RequestRecord> {
     return out;
   }
 
-  /** Forgets every record (listeners stay subscribed). */
+  /** Forgets every record and resets `total` and `dropped` (listeners stay subscribed). */
   clear(): void {
     this.#records = [];
+    this.#next = 0;
+    this.#total = 0;
   }
 }

@@ -55,6 +55,23 @@ describe("RequestLog", () => {
     assert.deepEqual(bounded.all().map((r) => r.name), ["p7", "p8", "p9"]);
   });
 
+  it("is a ring once full: oldest first across wraps, queries over the kept records, totals over all", () => {
+    const log = new RequestLog({ maxRecords: 4 });
+    const listened: string[] = [];
+    log.onRequest((r) => listened.push(r.name!));
+    for (let i = 0; i < 11; i++) log.record(req(i % 2 === 0 ? "get" : "create", "pods", 200, { name: `p${i}` }));
+    assert.deepEqual(log.all().map((r) => r.name), ["p7", "p8", "p9", "p10"]);
+    assert.deepEqual([log.total, log.dropped, log.maxRecords], [11, 7, 4]);
+    assert.equal(log.count({ verb: "get" }), 2, "p8 and p10 are the kept gets");
+    assert.equal(log.writes(), 2);
+    assert.deepEqual(log.summary(), { "get pods 200": 2, "create pods 200": 2 });
+    assert.equal(listened.length, 11, "listeners see every request");
+    log.clear();
+    assert.deepEqual([log.total, log.dropped, log.all().length], [0, 0, 0]);
+    log.record(req("get", "pods", 200, { name: "again" }));
+    assert.deepEqual(log.all().map((r) => r.name), ["again"]);
+  });
+
   it("hands out copies, so a caller cannot change the log", () => {
     const log = new RequestLog();
     log.record(req("get", "pods"));
