@@ -21,7 +21,7 @@ import type { KubeObject, ResourceType } from "./resource-type.ts";
 import type { StatusCause } from "./status.ts";
 import { forbidden, formatValue } from "./status.ts";
 import { podSpecUpdateCauses } from "./pod-update.ts";
-import { quantityAmount, semanticEqual, specDiff } from "./semantic-equal.ts";
+import { quantityAmount, semanticEqual, shareDefaults, specDiff } from "./semantic-equal.ts";
 
 type Json = Record<string, any>;
 
@@ -149,8 +149,19 @@ function serviceCauses(spec: Json | undefined, prev: Json | undefined): StatusCa
 const STATEFUL_SET_MUTABLE = ["replicas", "ordinals", "template", "updateStrategy", "persistentVolumeClaimRetentionPolicy", "minReadySeconds"];
 
 function statefulSetCauses(spec: Json | undefined, prev: Json | undefined): StatusCause[] {
-  const strip = (s: Json | undefined) => Object.fromEntries(Object.entries(s ?? {}).filter(([k]) => !STATEFUL_SET_MUTABLE.includes(k)));
-  if (semanticEqual(strip(spec), strip(prev), ["spec"])) return [];
+  const strip = (s: Json | undefined): Json => structuredClone(Object.fromEntries(Object.entries(s ?? {}).filter(([k]) => !STATEFUL_SET_MUTABLE.includes(k))));
+  const next = strip(spec);
+  const before = strip(prev);
+  // Defaults kube-apiserver stores and LocalCluster does not: sending them is no change.
+  shareDefaults(next, before, { revisionHistoryLimit: 10 });
+  const templates = (s: Json): Json[] => (Array.isArray(s.volumeClaimTemplates) ? s.volumeClaimTemplates : []);
+  templates(next).forEach((t, i) => {
+    const other = templates(before)[i];
+    shareDefaults(t, other, { apiVersion: "v1", kind: "PersistentVolumeClaim" });
+    shareDefaults(t?.spec, other?.spec, { volumeMode: "Filesystem" });
+    for (const side of [t, other]) if (side) delete side.status;
+  });
+  if (semanticEqual(next, before, ["spec"])) return [];
   return [
     forbidden(
       "spec",
@@ -165,6 +176,7 @@ function claimCauses(spec: Json | undefined, prev: Json | undefined, status: Jso
   const causes: StatusCause[] = [];
   const next: Json = structuredClone(spec ?? {});
   const before: Json = structuredClone(prev ?? {});
+  shareDefaults(next, before, { volumeMode: "Filesystem" });
   // The volume controller binds a claim by setting volumeName once.
   if (!before.volumeName) setOrDelete(before, "volumeName", next.volumeName);
   // A bound claim may be resized and given another volume attributes class (not unset).
@@ -187,8 +199,8 @@ function claimCauses(spec: Json | undefined, prev: Json | undefined, status: Jso
   if (size < oldSize && size <= capacity) {
     causes.push(forbidden("spec.resources.requests.storage", "field can not be less than status.capacity"));
   }
-  if ((spec?.volumeMode ?? null) !== (prev?.volumeMode ?? null)) {
-    causes.push({ reason: "FieldValueInvalid", field: "volumeMode", message: `Invalid value: ${formatValue(spec?.volumeMode)}: field is immutable` });
+  if ((next.volumeMode ?? null) !== (before.volumeMode ?? null)) {
+    causes.push({ reason: "FieldValueInvalid", field: "volumeMode", message: `Invalid value: ${formatValue(next.volumeMode)}: field is immutable` });
   }
   return causes;
 }

@@ -15,7 +15,7 @@
  */
 import type { StatusCause } from "./status.ts";
 import { forbidden, invalidValue, requiredValue } from "./status.ts";
-import { semanticEqual, specDiff } from "./semantic-equal.ts";
+import { semanticEqual, shareDefaults, specDiff } from "./semantic-equal.ts";
 
 type Json = Record<string, any>;
 
@@ -29,6 +29,27 @@ const UPDATABLE = [
 ];
 
 const MAX_INT32 = 2 ** 31 - 1;
+
+/** PodSpec defaults kube-apiserver stores and LocalCluster does not (see `shareDefaults`). */
+const POD_DEFAULTS: Json = {
+  dnsPolicy: "ClusterFirst",
+  terminationGracePeriodSeconds: 30,
+  enableServiceLinks: true,
+  priority: 0,
+  preemptionPolicy: "PreemptLowerPriority",
+};
+
+const CONTAINER_DEFAULTS: Json = {
+  terminationMessagePath: "/dev/termination-log",
+  terminationMessagePolicy: "File",
+  // `Always` for an untagged or `:latest` image, else `IfNotPresent`.
+  imagePullPolicy: (c: Json) => {
+    const image = String(c.image ?? "");
+    const name = image.split("@")[0]!;
+    const tag = name.lastIndexOf(":") > name.lastIndexOf("/") ? name.slice(name.lastIndexOf(":") + 1) : "";
+    return !image.includes("@") && (tag === "" || tag === "latest") ? "Always" : "IfNotPresent";
+  },
+};
 
 /** Options of {@link podSpecUpdateCauses}. */
 export interface PodUpdateOptions {
@@ -50,8 +71,12 @@ export interface PodUpdateOptions {
  * ```
  */
 export function podSpecUpdateCauses(spec: Json | undefined, oldSpec: Json | undefined, opts: PodUpdateOptions = {}): StatusCause[] {
-  const next: Json = spec ?? {};
-  const prev: Json = oldSpec ?? {};
+  const next: Json = structuredClone(spec ?? {});
+  const prev: Json = structuredClone(oldSpec ?? {});
+  shareDefaults(next, prev, POD_DEFAULTS);
+  for (const list of ["containers", "initContainers"] as const) {
+    arrayOf(next[list]).forEach((c, i) => shareDefaults(c, arrayOf(prev[list])[i], CONTAINER_DEFAULTS));
+  }
   const causes: StatusCause[] = [];
 
   for (const list of ["containers", "initContainers"] as const) {

@@ -9,7 +9,13 @@
  *   so `1Gi` equals `1024Mi`.
  *
  * It is a little more lenient than Go's: an empty object (`securityContext: {}`) also equals an
- * absent one, because JSON alone cannot tell an empty struct from a nil pointer.
+ * absent one, because JSON alone cannot tell an empty struct from a nil pointer, and `false`
+ * equals absent (true of Go's plain booleans, which most are).
+ *
+ * LocalCluster stores fewer defaults than kube-apiserver (no `dnsPolicy`, `imagePullPolicy`,
+ * `revisionHistoryLimit`…), so a client that sends a default explicitly would seem to change a
+ * field that a real server had filled in already. {@link shareDefaults} closes that gap before a
+ * comparison.
  *
  * @module
  */
@@ -62,6 +68,24 @@ export function formatPath(path: JsonPath): string {
   return out;
 }
 
+/**
+ * Where one side sets a member of `defaults` and the other leaves it out, fills the default into
+ * the other side (both are modified), so that a default sent explicitly is no change. A default
+ * may be a function of the object it is filled into.
+ *
+ * @example
+ * const a = { dnsPolicy: "ClusterFirst" }, b = {};
+ * shareDefaults(a, b, { dnsPolicy: "ClusterFirst" }); // b.dnsPolicy === "ClusterFirst"
+ */
+export function shareDefaults(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined, defaults: Record<string, unknown>): void {
+  if (!isJsonObject(a) || !isJsonObject(b)) return;
+  for (const [key, value] of Object.entries(defaults)) {
+    const fill = (target: Record<string, unknown>) => (typeof value === "function" ? value(target) : structuredClone(value));
+    if ((a[key] ?? null) === null && (b[key] ?? null) !== null) a[key] = fill(a);
+    else if ((b[key] ?? null) === null && (a[key] ?? null) !== null) b[key] = fill(b);
+  }
+}
+
 function collectChanges(a: unknown, b: unknown, path: JsonPath, out: { path: JsonPath; before: unknown; after: unknown }[]): void {
   if (canonicalJson(a) === canonicalJson(b)) return;
   if (isJsonObject(a) && isJsonObject(b)) {
@@ -78,7 +102,7 @@ function collectChanges(a: unknown, b: unknown, path: JsonPath, out: { path: Jso
 
 /** Drops empty values, turns quantities into numbers. */
 function normalize(value: unknown, path: JsonPath): unknown {
-  if (value === null || value === undefined) return undefined;
+  if (value === null || value === undefined || value === false) return undefined;
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
     return value.map((item, i) => normalize(item, [...path, i]) ?? null);

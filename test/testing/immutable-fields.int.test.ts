@@ -176,6 +176,21 @@ describe("immutable fields of built-in kinds", { timeout: 120_000 }, () => {
       assert.equal(gate.body.details.causes[0].message, "Forbidden: only deletion is allowed, but found new scheduling gate 'example.com/wait'");
     });
 
+    it("sending a default kube-apiserver would have stored (dnsPolicy, imagePullPolicy…) is no change", async () => {
+      await runningPod("defaults");
+      const current = plain(await core.readNamespacedPod({ name: "defaults", namespace: NS }));
+      current.spec.dnsPolicy = "ClusterFirst";
+      current.spec.terminationGracePeriodSeconds = 30;
+      current.spec.hostNetwork = false;
+      current.spec.containers[0].imagePullPolicy = "IfNotPresent";
+      current.spec.containers[0].terminationMessagePath = "/dev/termination-log";
+      await core.replaceNamespacedPod({ name: "defaults", namespace: NS, body: current });
+      current.spec.containers[0].imagePullPolicy = "Always";
+      delete current.metadata.resourceVersion;
+      const r = await rejection(core.replaceNamespacedPod({ name: "defaults", namespace: NS, body: current }));
+      assertInvalid(r, "Pod", "defaults", ["spec"]);
+    });
+
     it("status writes through /status are not subject to the spec rules", async () => {
       const current = plain(await runningPod("status-only"));
       current.status.message = "checked";
@@ -267,6 +282,10 @@ describe("immutable fields of built-in kinds", { timeout: 120_000 }, () => {
         "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
       );
       assert.equal((await apps.readNamespacedStatefulSet({ name: "db", namespace: NS })).spec?.serviceName, "db");
+      const merge = (body: unknown) => raw(cluster.url, "PATCH", `/apis/apps/v1/namespaces/${NS}/statefulsets/db`, body, "application/merge-patch+json");
+      const defaulted = await merge({ spec: { revisionHistoryLimit: 10 } });
+      assert.equal(defaulted.code, 200, "revisionHistoryLimit 10 is kube-apiserver's default: no change");
+      assertInvalid(await merge({ spec: { revisionHistoryLimit: 3 } }), "StatefulSet", "db", ["spec"]);
     });
   });
 
