@@ -9,7 +9,7 @@
  * | Service | `clusterIP`/`clusterIPs` may not change once set; a body without them keeps them |
  * | Deployment, ReplicaSet | `spec.selector` is immutable (apps/v1) |
  * | StatefulSet | only `replicas`, `ordinals`, `template`, `updateStrategy`, `persistentVolumeClaimRetentionPolicy`, `minReadySeconds` may change |
- * | PersistentVolumeClaim | spec immutable except `volumeName` once, and `resources.requests` / `volumeAttributesClassName` of a bound claim; storage may not shrink to `status.capacity` |
+ * | PersistentVolumeClaim | spec immutable except `volumeName` and `storageClassName` once, and `resources.requests` / `volumeAttributesClassName` of a bound claim; storage may not shrink to `status.capacity` |
  * | ConfigMap, Secret | with `immutable: true`, the data and the flag are frozen; a Secret's `type` always is |
  *
  * Metadata and status are not checked here: labels, annotations, finalizers and owner references
@@ -64,7 +64,7 @@ export function updateCauses(type: ResourceType, obj: KubeObject, old: KubeObjec
     case "StatefulSet":
       return statefulSetCauses(spec, oldSpec);
     case "PersistentVolumeClaim":
-      return claimCauses(spec, oldSpec, old.status as Json | undefined);
+      return claimCauses(spec, oldSpec, old.status as Json | undefined, old.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"] !== undefined);
     case "ConfigMap":
       return frozenDataCauses(obj, old, ["data", "binaryData"]);
     case "Secret":
@@ -172,13 +172,17 @@ function statefulSetCauses(spec: Json | undefined, prev: Json | undefined): Stat
 
 // --- PersistentVolumeClaim -----------------------------------------------------------------
 
-function claimCauses(spec: Json | undefined, prev: Json | undefined, status: Json | undefined): StatusCause[] {
+function claimCauses(spec: Json | undefined, prev: Json | undefined, status: Json | undefined, hasBetaClass: boolean): StatusCause[] {
   const causes: StatusCause[] = [];
   const next: Json = structuredClone(spec ?? {});
   const before: Json = structuredClone(prev ?? {});
   shareDefaults(next, before, { volumeMode: "Filesystem" });
   // The volume controller binds a claim by setting volumeName once.
   if (!before.volumeName) setOrDelete(before, "volumeName", next.volumeName);
+  // A claim without a class may get one (a default class installed later, set retroactively).
+  if (before.storageClassName == null && typeof next.storageClassName === "string" && next.storageClassName !== "" && !hasBetaClass) {
+    before.storageClassName = next.storageClassName;
+  }
   // A bound claim may be resized and given another volume attributes class (not unset).
   if (status?.phase === "Bound") {
     if (next.resources?.requests) {

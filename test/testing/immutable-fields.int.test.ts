@@ -334,6 +334,14 @@ describe("immutable fields of built-in kinds", { timeout: 120_000 }, () => {
       const r = await raw(cluster.url, "PATCH", `/api/v1/namespaces/${NS}/persistentvolumeclaims/units`, { spec: { resources: { requests: { storage: "1024Mi" } } } }, "application/merge-patch+json");
       assert.equal(r.code, 200, r.text);
     });
+
+    it("a claim without a storage class may be given one, once", async () => {
+      const path = `/api/v1/namespaces/${NS}/persistentvolumeclaims/units`;
+      const classed = await raw(cluster.url, "PATCH", path, { spec: { storageClassName: "standard" } }, "application/merge-patch+json");
+      assert.equal(classed.code, 200, classed.text);
+      const reclassed = await raw(cluster.url, "PATCH", path, { spec: { storageClassName: "fast" } }, "application/merge-patch+json");
+      assertInvalid(reclassed, "PersistentVolumeClaim", "units", ["spec"]);
+    });
   });
 
   describe("ConfigMap and Secret marked immutable", () => {
