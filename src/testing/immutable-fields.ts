@@ -91,13 +91,14 @@ const needsClusterIP = (spec: Json | undefined) => spec?.type !== "ExternalName"
 function carryServiceIPs(obj: KubeObject, old: KubeObject, ctx: UpdateRuleContext): void {
   const spec = (obj.spec ??= {}) as Json;
   const prev = (old.spec ?? {}) as Json;
-  const sameIPs = () => semanticEqual(spec.clusterIPs, prev.clusterIPs);
+  const prevIPs = clusterIPsOf(prev);
+  const sameIPs = () => semanticEqual(spec.clusterIPs, prevIPs);
   if (needsClusterIP(prev) && needsClusterIP(spec)) {
     if (!spec.clusterIP) spec.clusterIP = prev.clusterIP;
-    if (!spec.clusterIPs?.length && prev.clusterIPs?.length) spec.clusterIPs = structuredClone(prev.clusterIPs);
+    if (!spec.clusterIPs?.length && prevIPs.length) spec.clusterIPs = structuredClone(prevIPs);
     if (spec.clusterIP !== prev.clusterIP && sameIPs()) spec.clusterIPs = [spec.clusterIP];
   } else if (needsClusterIP(prev) && !needsClusterIP(spec)) {
-    if (spec.clusterIP === prev.clusterIP && sameIPs()) {
+    if (spec.clusterIP === prev.clusterIP && (!spec.clusterIPs || sameIPs())) {
       delete spec.clusterIP;
       delete spec.clusterIPs;
     }
@@ -107,12 +108,18 @@ function carryServiceIPs(obj: KubeObject, old: KubeObject, ctx: UpdateRuleContex
   }
 }
 
+/** `spec.clusterIPs`, or `[clusterIP]` for a Service stored with only the singular field. */
+function clusterIPsOf(spec: Json | undefined): string[] {
+  if (Array.isArray(spec?.clusterIPs) && spec.clusterIPs.length) return spec.clusterIPs;
+  return typeof spec?.clusterIP === "string" && spec.clusterIP !== "" ? [spec.clusterIP] : [];
+}
+
 /** `validateUpgradeDowngradeClusterIPs`, plus `loadBalancerClass` and `healthCheckNodePort`. */
 function serviceCauses(spec: Json | undefined, prev: Json | undefined): StatusCause[] {
   const causes: StatusCause[] = [];
   if (!needsClusterIP(spec) || !needsClusterIP(prev)) return causes;
-  const now: string[] = Array.isArray(spec?.clusterIPs) ? spec.clusterIPs : [];
-  const before: string[] = Array.isArray(prev?.clusterIPs) ? prev.clusterIPs : [];
+  const now = clusterIPsOf(spec);
+  const before = clusterIPsOf(prev);
   const headless = (ips: string[]) => ips.length === 1 && ips[0] === "None";
   const changed = (index: number, detail: string): StatusCause => ({
     reason: "FieldValueInvalid",

@@ -229,6 +229,27 @@ describe("immutable fields of built-in kinds", { timeout: 120_000 }, () => {
       const stored = await core.readNamespacedService({ name: "svc", namespace: NS });
       assert.equal(stored.spec?.clusterIP, ip);
     });
+
+    it("turning into an ExternalName releases the IPs; turning back allocates new ones", async () => {
+      await core.createNamespacedService({ namespace: NS, body: service("ext", 80) });
+      const path = `/api/v1/namespaces/${NS}/services/ext`;
+      const external = await raw(cluster.url, "PATCH", path, { spec: { type: "ExternalName", externalName: "db.example.com" } }, "application/merge-patch+json");
+      assert.equal(external.code, 200, external.text);
+      assert.equal(external.body.spec.clusterIP, undefined);
+      assert.equal(external.body.spec.clusterIPs, undefined);
+      const back = await raw(cluster.url, "PATCH", path, { spec: { type: "ClusterIP", externalName: null } }, "application/merge-patch+json");
+      assert.equal(back.code, 200, back.text);
+      assert.match(back.body.spec.clusterIP, /^10\.96\./);
+      assert.deepEqual(back.body.spec.clusterIPs, [back.body.spec.clusterIP]);
+    });
+
+    it("a headless Service stays headless when a PUT leaves clusterIP out", async () => {
+      await core.createNamespacedService({ namespace: NS, body: service("headless", 80, "None") });
+      const put = await core.replaceNamespacedService({ name: "headless", namespace: NS, body: service("headless", 81) });
+      assert.equal(put.spec?.clusterIP, "None");
+      const r = await rejection(core.replaceNamespacedService({ name: "headless", namespace: NS, body: service("headless", 81, "10.96.250.1") }));
+      assertInvalid(r, "Service", "headless", ["spec.clusterIPs[0]"]);
+    });
   });
 
   describe("apps/v1 workloads", () => {
