@@ -4,11 +4,12 @@
  */
 import type { KubeObject, ResourceType } from "./resource-type.ts";
 import type { StatusCause } from "./status.ts";
-import { badRequest, forbidden, invalid, invalidValue, requiredValue } from "./status.ts";
+import { badRequest, invalid, invalidValue, requiredValue } from "./status.ts";
 import { prepareCustomResource } from "./crd/schema.ts";
 import { crdDefaults, validateCrd } from "./crd/crd-validation.ts";
 import { setMember } from "./json-value.ts";
 import { checkObjectLimits } from "./metadata-validation.ts";
+import { updateCauses } from "./immutable-fields.ts";
 
 /** Context for kind rules. */
 export interface RuleContext {
@@ -19,6 +20,8 @@ export interface RuleContext {
   warnings: string[];
   /** Allocates a Service clusterIP. */
   allocateClusterIP(): string;
+  /** The write is a scheduler's binding: a Pod's unset `spec.nodeName` may be set. */
+  binding?: boolean;
 }
 
 /** Fills server-side defaults of a new object (after metadata is set). */
@@ -147,7 +150,11 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
   }
   if (type.kind === "CustomResourceDefinition") validateCrd(obj);
   if (type.kind === "Deployment" || type.kind === "StatefulSet" || type.kind === "ReplicaSet") {
-    validateWorkload(type, obj, old);
+    validateWorkload(type, obj);
+  }
+  if (old) {
+    const updateErrors = updateCauses(type, obj, old, ctx);
+    if (updateErrors.length) throw invalid(type.kind, type.group, name, updateErrors);
   }
   return obj;
 }
@@ -175,7 +182,7 @@ function validateOwnerReferences(obj: KubeObject): StatusCause[] {
   return causes;
 }
 
-function validateWorkload(type: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+function validateWorkload(type: ResourceType, obj: KubeObject): void {
   const spec = (obj.spec ?? {}) as Record<string, any>;
   const name = obj.metadata?.name ?? "";
   const causes: StatusCause[] = [];
@@ -192,25 +199,6 @@ function validateWorkload(type: ResourceType, obj: KubeObject, old: KubeObject |
   }
   if (!Array.isArray(spec.template?.spec?.containers) || spec.template.spec.containers.length === 0) {
     causes.push(requiredValue("spec.template.spec.containers"));
-  }
-  if (old) {
-    const oldSpec = (old.spec ?? {}) as Record<string, unknown>;
-    if (JSON.stringify(oldSpec.selector) !== JSON.stringify(spec.selector)) {
-      causes.push(invalidValue("spec.selector", spec.selector, "field is immutable"));
-    }
-    if (type.kind === "StatefulSet") {
-      for (const f of ["volumeClaimTemplates", "serviceName", "podManagementPolicy"]) {
-        if (JSON.stringify(oldSpec[f]) !== JSON.stringify(spec[f])) {
-          causes.push(
-            forbidden(
-              "spec",
-              "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-            ),
-          );
-          break;
-        }
-      }
-    }
   }
   if (causes.length) throw invalid(type.kind, type.group, name, causes);
 }

@@ -60,8 +60,11 @@ export class SimulatorWrites {
     return this.#ctx.store.get(type.storageKey, namespace, object.metadata?.name ?? "");
   }
 
-  /** Replaces the main resource (status untouched) unless `mutate` leaves it as it was. */
-  update(type: ResourceType, stored: StoredObject, mutate: (obj: KubeObject) => void): StoredObject | undefined {
+  /**
+   * Replaces the main resource (status untouched) unless `mutate` leaves it as it was.
+   * `binding` marks a scheduler's binding, which may set a Pod's `spec.nodeName`.
+   */
+  update(type: ResourceType, stored: StoredObject, mutate: (obj: KubeObject) => void, opts: { binding?: boolean } = {}): StoredObject | undefined {
     const latest = this.latest(type, stored);
     if (!latest) return undefined;
     const obj = latest.object();
@@ -69,7 +72,7 @@ export class SimulatorWrites {
     mutate(obj);
     if (sortedKeysJson(obj) === before) return latest;
     obj.metadata = { ...obj.metadata, resourceVersion: String(latest.rv) };
-    this.#ctx.writer.update(type, latest, obj, { manager: SIMULATOR_MANAGER });
+    this.#ctx.writer.update(type, latest, obj, { manager: SIMULATOR_MANAGER, ...(opts.binding ? { binding: true } : {}) });
     return this.latest(type, latest);
   }
 

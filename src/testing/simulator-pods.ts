@@ -49,7 +49,7 @@ export function startPod(ctx: ApiContext, types: SimulatedTypes, writes: Simulat
   const bound = writes.update(types.pod, stored, (obj) => {
     const spec = (obj.spec ??= {}) as Json;
     spec.nodeName ??= NODE_NAME;
-  });
+  }, { binding: true });
   if (!bound) return;
   const spec = (bound.object().spec ?? {}) as Json;
   const time = now();

@@ -26,6 +26,11 @@ export interface WriteOptions {
   managedFields?: ManagedFieldsEntry[];
   /** PUT semantics: a missing resourceVersion is an error for some kinds. */
   requireResourceVersion?: boolean;
+  /**
+   * The update is a scheduler's binding (the simulator's stand-in for `pods/binding`, which
+   * kube-apiserver writes without update validation): a Pod's unset `spec.nodeName` may be set.
+   */
+  binding?: boolean;
 }
 
 /** The result of a write. */
@@ -241,6 +246,7 @@ export class Writer {
       now: new Date(),
       fieldValidation: opts.fieldValidation ?? "Warn",
       warnings: [],
+      ...(opts.binding ? { binding: true } : {}),
       allocateClusterIP: () => {
         const n = this.#nextIP++;
         return `10.96.${(n >> 8) & 255}.${n & 255}`;
