@@ -79,6 +79,11 @@ export const statefulSetBuilder: KindBuilder = {
     }
     const policy = (o: KubeObject) => at(o, "spec", "podManagementPolicy") ?? "OrderedReady";
     if (policy(live) !== policy(desired)) changed.push("spec.podManagementPolicy");
+    // Immutable on a real cluster too (not in the updatable list); the API server defaults it to 10.
+    const historyLimit = at(desired, "spec", "revisionHistoryLimit");
+    if (historyLimit !== undefined && historyLimit !== (at(live, "spec", "revisionHistoryLimit") ?? 10)) {
+      changed.push("spec.revisionHistoryLimit");
+    }
     return changed;
   },
   rolloutStatus(live: KubeObject): RolloutStatus {

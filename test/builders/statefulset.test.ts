@@ -90,6 +90,13 @@ test("selector, serviceName and podManagementPolicy changes are immutable change
   assert.deepEqual(changes(live, statefulSet({ podManagementPolicy: "OrderedReady" })), []);
 });
 
+test("a revisionHistoryLimit change is an immutable change (the server defaults it to 10)", () => {
+  const live = statefulSet();
+  assert.deepEqual(changes(live, statefulSet({ revisionHistoryLimit: 3 })), ["spec.revisionHistoryLimit"]);
+  assert.deepEqual(changes(live, statefulSet({ revisionHistoryLimit: 10 })), [], "the default is no change");
+  assert.deepEqual(changes(statefulSet({ revisionHistoryLimit: 3 }), statefulSet()), [], "leaving it out keeps the live value");
+});
+
 test("template, replicas and update strategy changes are allowed", () => {
   const desired = statefulSet({ replicas: 5, updateStrategy: { type: "OnDelete" } }, { containers: [{ name: "db", image: "postgres:18" }] });
   assert.deepEqual(changes(statefulSet(), desired), []);
