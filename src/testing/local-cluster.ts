@@ -6,12 +6,15 @@
  * Known limitations compared with a real API server: no authentication or RBAC, no admission
  * webhooks, no CRD conversion webhooks (versions share one schema-compatible storage), no CEL
  * validation rules, lists are served from the current state (a `continue` page reflects later
- * changes), no kubelet (Pods run only when simulation is on). Responses are always JSON.
+ * changes), no kubelet (Pods run only when simulation is on), built-in kinds have no OpenAPI
+ * schemas (CRD kinds do). Responses are always JSON.
  * Protobuf request bodies (`application/vnd.kubernetes.protobuf`, which kubectl's generators
  * such as `kubectl create configmap` send) are read for the built-in kinds of the core, `apps`,
  * `coordination.k8s.io` and `events.k8s.io` groups, and `/scale`; a zero number or `false` in
  * one is kept only for known pointer fields (`replicas`, `runAsUser`…), otherwise left out as
  * Go's `omitempty` would. Custom resources and CRDs take JSON or YAML only (415 otherwise).
+ * Bodies nest at most 1,000 levels (kube-apiserver: 10,000). The request log and the change
+ * history are bounded (`requestLogSize`, `historySize`, `historyBytes`).
  *
  * @example
  * ```ts
