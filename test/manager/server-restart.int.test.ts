@@ -96,10 +96,19 @@ describe("a Manager whose API server restarts with other contents", () => {
     cleanup.push(() => fresh.stop());
     assert.ok(fresh.resourceVersion < Number(mgr.cache.informer(DataApp).lastSyncResourceVersion()),
       "the new server is behind the cache: resuming from the old resourceVersion is too large");
+    // The children's kinds exist on the new server from its start (the DataApp CRD is installed
+    // next, so its informer may see a 404 first): their informers must converge on their first
+    // attempt against it, with no failed list and so no backoff round.
+    const childInformers = CHILDREN.map((c) => mgr.cache.informer({ apiVersion: c.apiVersion, kind: c.kind }));
+    const before = childInformers.map((i) => ({ ...i.stats }));
     await installDataApp(fresh.url);
 
     await waitFor(() => mirrors(mgr, fresh), "the cache to mirror the new, empty server", 20_000);
     assert.deepEqual(cachedNames(mgr, DataApp), [], "the lost owners are gone from the cache");
+    childInformers.forEach((informer, i) => {
+      assert.equal(informer.stats.listFailures, before[i]!.listFailures, `${CHILDREN[i]!.kind}: no failed list against the new server`);
+      assert.ok(informer.stats.relists <= before[i]!.relists + 1, `${CHILDREN[i]!.kind}: one relist re-mirrored it`);
+    });
     assert.equal(fresh.requests.count({ verb: ["create", "update", "patch"], resource: CHILDREN.map((c) => c.resource) }), 0,
       "no child of a lost owner was written to the new server");
 
