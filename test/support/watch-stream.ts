@@ -13,13 +13,17 @@ export interface RawWatch {
   isEnded(): boolean;
 }
 
-/** Opens `url + path` and collects its events (bounded wait for the response headers). */
-export async function openWatch(url: string, path: string): Promise<RawWatch> {
+/**
+ * Opens `url + path` and collects its events; waits at most `timeoutMs` for the response
+ * headers. A response other than 200 collects nothing (read `res` for its status).
+ */
+export async function openWatch(url: string, path: string, timeoutMs = 5000): Promise<RawWatch> {
   const controller = new AbortController();
-  const res = await within(fetch(url + path, { signal: controller.signal }), `the response headers of ${path}`);
+  const res = await within(fetch(url + path, { signal: controller.signal }), `the response headers of ${path}`, timeoutMs);
   const events: any[] = [];
   let ended = false;
   const done = (async () => {
+    if (res.status !== 200) return;
     const decoder = new TextDecoder();
     let buf = "";
     try {

@@ -8,7 +8,7 @@
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { access, constants, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -16,26 +16,11 @@ import { ApiException, AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy,
 import type { KubernetesObject, V1Pod } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
+import { KUBECTL } from "../support/kubectl.ts";
 
 const execFileP = promisify(execFile);
 const NS = "default";
 
-async function findKubectl(): Promise<string | undefined> {
-  const wanted = process.env.KUBECTL || "kubectl";
-  const candidates = wanted.includes(path.sep)
-    ? [wanted]
-    : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, wanted));
-  for (const candidate of candidates) {
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-const KUBECTL = await findKubectl();
 
 /** The Status body of a client-node failure. */
 async function rejection(promise: Promise<unknown>): Promise<{ code: number; body: any }> {

@@ -10,7 +10,7 @@
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { access, constants, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,29 +18,12 @@ import { promisify } from "node:util";
 import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { waitFor, within } from "../support/wait.ts";
+import { KUBECTL } from "../support/kubectl.ts";
 
 const execFileP = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PODMONITORS_CRD = path.resolve(repoRoot, "test/fixtures/crds/monitoring.coreos.com_podmonitors.yaml");
 
-/** The kubectl executable: `KUBECTL` if set, else the first `kubectl` on PATH; or undefined. */
-async function findKubectl(): Promise<string | undefined> {
-  const wanted = process.env.KUBECTL || "kubectl";
-  const candidates = wanted.includes(path.sep)
-    ? [wanted]
-    : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, wanted));
-  for (const candidate of candidates) {
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const KUBECTL = await findKubectl();
 
 const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

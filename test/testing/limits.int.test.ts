@@ -11,11 +11,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { accessSync, constants } from "node:fs";
 import { ApiException, AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import type { KubernetesObject, V1ConfigMap } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, within } from "../support/wait.ts";
+import { KUBECTL } from "../support/kubectl.ts";
 
 const MiB = 1024 * 1024;
 const cmPath = "/api/v1/namespaces/default/configmaps";
@@ -52,19 +52,6 @@ function rawPath(baseUrl: string, method: string, target: string, body?: string)
 }
 
 const nestedArrays = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
-
-function kubectlPath(): string | undefined {
-  const wanted = process.env.KUBECTL || "kubectl";
-  const candidates = wanted.includes("/") ? [wanted] : (process.env.PATH ?? "").split(":").map((d) => path.join(d, wanted));
-  return candidates.find((c) => {
-    try {
-      accessSync(c, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
 
 describe("LocalCluster enforces kube-apiserver's limits", () => {
   let cluster: LocalCluster;
@@ -345,7 +332,7 @@ describe("LocalCluster enforces kube-apiserver's limits", () => {
     });
   });
 
-  const kubectl = kubectlPath();
+  const kubectl = KUBECTL;
   it("shows kubectl the server's message for a bad label", { skip: kubectl ? false : "no kubectl on PATH (set KUBECTL)" }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "limits-kubectl-"));
     try {

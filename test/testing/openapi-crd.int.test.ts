@@ -11,33 +11,17 @@
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { access, constants, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { within } from "../support/wait.ts";
 import { FIXTURES, fixturesDir } from "./crd/fixtures.ts";
+import { KUBECTL } from "../support/kubectl.ts";
 
 const execFileP = promisify(execFile);
 
-async function findKubectl(): Promise<string | undefined> {
-  const wanted = process.env.KUBECTL || "kubectl";
-  const candidates = wanted.includes(path.sep)
-    ? [wanted]
-    : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, wanted));
-  for (const candidate of candidates) {
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const KUBECTL = await findKubectl();
 
 /** The Greeting CRD; `extra` adds properties to `spec` (indented to match). */
 const greetingCrd = (extra = "") => `apiVersion: apiextensions.k8s.io/v1

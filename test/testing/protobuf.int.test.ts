@@ -7,7 +7,7 @@
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { access, constants, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -15,30 +15,13 @@ import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, within } from "../support/wait.ts";
 import { encodeBody } from "../support/protobuf-body.ts";
+import { KUBECTL } from "../support/kubectl.ts";
 
 const execFileP = promisify(execFile);
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 /** client-node's model objects as plain JSON, for deep comparisons. */
 const plain = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
-/** The kubectl executable: `KUBECTL` if set, else the first `kubectl` on PATH; or undefined. */
-async function findKubectl(): Promise<string | undefined> {
-  const wanted = process.env.KUBECTL || "kubectl";
-  const candidates = wanted.includes(path.sep)
-    ? [wanted]
-    : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, wanted));
-  for (const candidate of candidates) {
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const KUBECTL = await findKubectl();
 
 const WIDGET_CRD = {
   apiVersion: "apiextensions.k8s.io/v1",

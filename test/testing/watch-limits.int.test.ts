@@ -3,33 +3,7 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
-
-/** Reads a watch stream over raw HTTP, collecting parsed events until closed or stopped. */
-async function openWatch(url: string, path: string, timeoutMs = 5000) {
-  const controller = new AbortController();
-  const res = await within(fetch(url + path, { signal: controller.signal }), `the response headers of ${path}`, timeoutMs);
-  const events: any[] = [];
-  let ended = false;
-  const done = (async () => {
-    if (res.status !== 200) return;
-    const decoder = new TextDecoder();
-    let buf = "";
-    try {
-      for await (const chunk of res.body as any) {
-        buf += decoder.decode(chunk, { stream: true });
-        let i: number;
-        while ((i = buf.indexOf("\n")) >= 0) {
-          events.push(JSON.parse(buf.slice(0, i)));
-          buf = buf.slice(i + 1);
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-  })();
-  return { res, events, stop: () => controller.abort(), done, isEnded: () => ended };
-}
+import { openWatch } from "../support/watch-stream.ts";
 
 /** The Status kube-apiserver answers for a resourceVersion still ahead of it after the wait. */
 function assertTooLarge(r: { code: number; body: any }, asked: number, current: number): void {
