@@ -22,9 +22,9 @@ export class EventNotes {
     return this.#record("Normal", reason, reason === "Created" ? "Create" : "Update", `${verb} ${name(obj)}${why ? `: ${why}` : ""}`);
   }
 
-  /** `Deleted` for a pruned object. */
-  deleted(obj: KubeObject): Promise<void> {
-    return this.#record("Normal", "Deleted", "Delete", `Deleted ${name(obj)}: no longer desired`);
+  /** `Deleted` for a pruned object (`why` defaults to "no longer desired"). */
+  deleted(obj: KubeObject, why = "no longer desired"): Promise<void> {
+    return this.#record("Normal", "Deleted", "Delete", `Deleted ${name(obj)}: ${why}`);
   }
 
   /** `CreateFailed` / `UpdateFailed` with the error text. */

@@ -1,0 +1,206 @@
+/**
+ * Expectations: the creations and deletions a controller has sent but its cache has not shown
+ * yet, so that a reconcile running on a stale cache does not create or delete the same objects
+ * twice (client-go's `ControllerExpectations`, with deletions tracked by uid).
+ */
+import type { KubeObject } from "../kinds/kube-object.ts";
+import type { Informer } from "../cache/types.ts";
+import type { Clock } from "./clock.ts";
+import { realClock } from "./clock.ts";
+import { controllerOf } from "./controller-ref.ts";
+
+/** client-go's expectations timeout: 5 minutes. */
+export const DEFAULT_EXPECTATIONS_TTL_MS = 5 * 60_000;
+
+/**
+ * Options of {@link Expectations}.
+ *
+ * @example
+ * ```ts
+ * const options: ExpectationsOptions = { ttlMs: 60_000 };
+ * ```
+ */
+export interface ExpectationsOptions {
+  /**
+   * How long expectations may stay unmet before they are dropped and the owner counts as
+   * satisfied again (default {@link DEFAULT_EXPECTATIONS_TTL_MS}): the safety net for a watch
+   * event that never comes (an object created and deleted while the watch was down).
+   */
+  ttlMs?: number;
+  /** Time source: monotonic milliseconds (default `performance.now()`); tests pass a fake `{ now }`. */
+  clock?: Pick<Clock, "now">;
+}
+
+/**
+ * What an owner still waits to see in the cache.
+ *
+ * @example
+ * ```ts
+ * const p: PendingExpectations | undefined = expectations.pending(key);
+ * if (p) log.info(`waiting for ${p.creations} creations and ${p.deletions} deletions`);
+ * ```
+ */
+export interface PendingExpectations {
+  /** Creations sent and not yet seen as an add. */
+  readonly creations: number;
+  /** Deletions sent and not yet seen as a delete (or a deletionTimestamp). */
+  readonly deletions: number;
+  /** Milliseconds until the expectations expire (the owner counts as satisfied then). */
+  readonly expiresInMs: number;
+}
+
+interface Entry {
+  creations: number;
+  deletions: Set<string>;
+  /** When they were last raised (`clock.now()`). */
+  since: number;
+}
+
+/**
+ * Per owner key, the creations and deletions sent but not yet observed by the cache.
+ *
+ * Expected flow: a reconcile reads its children from the cache; when {@link satisfied} is
+ * false it must not create or delete (the cache does not show its last writes yet) and waits
+ * for the next event (or requeues after `pending(key).expiresInMs`). Otherwise it raises the
+ * expectations ({@link expectCreations}, {@link expectDeletions}) *before* it writes, and lowers
+ * them for each write that failed ({@link creationObserved}, {@link deletionObserved}: a failed
+ * write will never show up). An informer handler lowers them as the cache sees the adds and
+ * deletes: {@link observe} wires one.
+ *
+ * Guarantees: deletions are tracked by uid, so a deletion seen twice (deletionTimestamp, then
+ * the delete) counts once; observations for a key with no expectations are ignored; counts
+ * never go below zero. Expectations unmet after `ttlMs` are dropped and `satisfied` answers
+ * true (client-go does the same), so a lost event delays a reconcile but never blocks it.
+ *
+ * Caveats: in memory, per process: a restarted operator starts satisfied and reads a cache
+ * that was listed after its last writes. Keys are yours to choose; use one that a re-created
+ * owner does not share (its uid), or call {@link forget} when an owner is deleted.
+ *
+ * @example
+ * ```ts
+ * const expectations = new Expectations();
+ * expectations.observe(mgr.cache.informer(Pod));         // keyed by the controller's uid
+ * // in the reconcile:
+ * const key = owner.metadata!.uid!;
+ * if (!expectations.satisfied(key)) return Result.requeueAfter(expectations.pending(key)!.expiresInMs);
+ * expectations.expectCreations(key, 2);
+ * for (let i = 0; i < 2; i++) {
+ *   try { await client.create(pod()); } catch (err) { expectations.creationObserved(key); throw err; }
+ * }
+ * ```
+ */
+export class Expectations {
+  readonly #entries = new Map<string, Entry>();
+  readonly #ttlMs: number;
+  readonly #clock: Pick<Clock, "now">;
+
+  constructor(options: ExpectationsOptions = {}) {
+    const ttl = options.ttlMs ?? DEFAULT_EXPECTATIONS_TTL_MS;
+    if (!(ttl >= 0)) throw new RangeError(`Expectations: ttlMs must be a number >= 0, got ${ttl}`);
+    this.#ttlMs = ttl;
+    this.#clock = options.clock ?? realClock;
+  }
+
+  /** Expects `count` more creations for `key` (call before sending them). */
+  expectCreations(key: string, count: number): void {
+    if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`Expectations: count must be an integer >= 0, got ${count}`);
+    if (count === 0) return;
+    const e = this.#raise(key);
+    e.creations += count;
+  }
+
+  /** Expects the deletion of the objects with these uids (call before sending the deletes). */
+  expectDeletions(key: string, uids: readonly string[]): void {
+    if (uids.length === 0) return;
+    const e = this.#raise(key);
+    for (const uid of uids) e.deletions.add(uid);
+  }
+
+  /** One creation for `key` was seen by the cache (or failed, so it never will be). */
+  creationObserved(key: string): void {
+    const e = this.#entries.get(key);
+    if (!e) return;
+    if (e.creations > 0) e.creations--;
+    this.#dropIfMet(key, e);
+  }
+
+  /** The object with `uid` was seen deleted (or its delete failed, so it never will be). */
+  deletionObserved(key: string, uid: string): void {
+    const e = this.#entries.get(key);
+    if (!e) return;
+    e.deletions.delete(uid);
+    this.#dropIfMet(key, e);
+  }
+
+  /**
+   * Whether the cache has shown every creation and deletion expected for `key` (true when none
+   * were, or when they expired: see {@link ExpectationsOptions.ttlMs}).
+   */
+  satisfied(key: string): boolean {
+    return this.pending(key) === undefined;
+  }
+
+  /** What `key` still waits for, or undefined when it is satisfied. */
+  pending(key: string): PendingExpectations | undefined {
+    const e = this.#entries.get(key);
+    if (!e) return undefined;
+    const left = e.since + this.#ttlMs - this.#clock.now();
+    if (left <= 0) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return { creations: e.creations, deletions: e.deletions.size, expiresInMs: Math.ceil(left) };
+  }
+
+  /** Drops the expectations of `key` (its owner was deleted). */
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  /**
+   * Lowers expectations from an informer's events: an add counts as a creation of the key
+   * `keyOf` gives the object (an add of an object already being deleted, also as its deletion), a
+   * deletionTimestamp appearing or a delete as a deletion of its uid. The default key is the
+   * uid of the object's controller (see `controllerOf`); objects for which `keyOf` answers
+   * undefined are ignored. Register it on the same informer the reconcile reads from (the
+   * handler runs before the reconcile can see the change). Returns an unsubscribe.
+   *
+   * @example
+   * ```ts
+   * const stop = expectations.observe(cache.informer(Pod), (pod) => controllerOf(pod)?.uid);
+   * ```
+   */
+  observe<T extends KubeObject>(informer: Informer<T>, keyOf: (obj: T) => string | undefined = (obj) => controllerOf(obj)?.uid): () => void {
+    const deleted = (obj: T) => {
+      const key = keyOf(obj);
+      const uid = obj.metadata?.uid;
+      if (key !== undefined && uid) this.deletionObserved(key, uid);
+    };
+    return informer.addEventHandler({
+      add: (obj) => {
+        const key = keyOf(obj);
+        if (key !== undefined) this.creationObserved(key);
+        if (obj.metadata?.deletionTimestamp) deleted(obj);
+      },
+      update: (oldObj, obj) => {
+        if (obj.metadata?.deletionTimestamp && !oldObj.metadata?.deletionTimestamp) deleted(obj);
+      },
+      delete: deleted,
+    });
+  }
+
+  #raise(key: string): Entry {
+    let e = this.#entries.get(key);
+    if (e && this.#clock.now() - e.since >= this.#ttlMs) e = undefined;
+    if (!e) {
+      e = { creations: 0, deletions: new Set(), since: 0 };
+      this.#entries.set(key, e);
+    }
+    e.since = this.#clock.now();
+    return e;
+  }
+
+  #dropIfMet(key: string, e: Entry): void {
+    if (e.creations === 0 && e.deletions.size === 0) this.#entries.delete(key);
+  }
+}
