@@ -74,7 +74,8 @@ interface Entry {
  *
  * Caveats: in memory, per process: a restarted operator starts satisfied and reads a cache
  * that was listed after its last writes. Keys are yours to choose; use one that a re-created
- * owner does not share (its uid), or call {@link forget} when an owner is deleted.
+ * owner does not share (its uid). Expired entries are dropped whenever expectations are raised,
+ * so the entries of deleted owners do not pile up; {@link forget} drops one at once.
  *
  * @example
  * ```ts
@@ -190,13 +191,15 @@ export class Expectations {
   }
 
   #raise(key: string): Entry {
+    const now = this.#clock.now();
+    // Drop expired entries (owners deleted meanwhile, lost events): memory stays bounded by the owners written to within the TTL.
+    for (const [k, old] of this.#entries) if (now - old.since >= this.#ttlMs) this.#entries.delete(k);
     let e = this.#entries.get(key);
-    if (e && this.#clock.now() - e.since >= this.#ttlMs) e = undefined;
     if (!e) {
       e = { creations: 0, deletions: new Set(), since: 0 };
       this.#entries.set(key, e);
     }
-    e.since = this.#clock.now();
+    e.since = now;
     return e;
   }
 

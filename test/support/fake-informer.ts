@@ -59,7 +59,16 @@ export class FakeInformer<T extends KubeObject = KubeObject> implements Informer
   }
 }
 
-/** An InformerSource handing out one FakeInformer for every kind. */
-export function fakeSource(informer: FakeInformer): InformerSource {
-  return { informer: <T extends KubeObject>(_kind: Kind<T>) => informer as unknown as Informer<T> };
+/**
+ * An InformerSource handing out FakeInformers: `informer` for every kind, or one per kind name
+ * (`{ Pod: pods, PodSet: sets }`; a kind not named is an error).
+ */
+export function fakeSource(informers: FakeInformer<any> | Record<string, FakeInformer<any>>): InformerSource {
+  return {
+    informer: <T extends KubeObject>(kind: Kind<T>) => {
+      const informer = informers instanceof FakeInformer ? informers : informers[kind.kind];
+      if (!informer) throw new Error(`fakeSource: no informer for ${kind.kind}`);
+      return informer as unknown as Informer<T>;
+    },
+  };
 }
