@@ -15,7 +15,14 @@ import { EventNotes } from "./event-notes.ts";
 import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
 import { summarize } from "./reconcile-result.ts";
 
-/** The label naming the set a member belongs to: `operator-runtime.io/replica-set: <set name>`. */
+/**
+ * The label naming the set a member belongs to: `operator-runtime.io/replica-set: <set name>`.
+ *
+ * @example
+ * ```ts
+ * const members = await cache.list(Pod, { namespace: "default", labelSelector: `${REPLICA_SET_LABEL}=replicas` });
+ * ```
+ */
 export const REPLICA_SET_LABEL = "operator-runtime.io/replica-set";
 
 /**
@@ -109,7 +116,14 @@ export interface ReplicaSetResult<T extends KubeObject> extends ReconcileResult 
   readonly requeueAfterMs?: number;
 }
 
-/** Default readiness: a `Ready` condition with status `"True"` (Pods, and most custom kinds). */
+/**
+ * Default readiness: a `Ready` condition with status `"True"` (Pods, and most custom kinds).
+ *
+ * @example
+ * ```ts
+ * const ready = (await cache.list(Pod, { namespace: "default" })).filter(hasReadyCondition).length;
+ * ```
+ */
 export function hasReadyCondition(obj: KubeObject): boolean {
   const conditions = (obj.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions;
   return Array.isArray(conditions) && conditions.some((c) => c?.type === "Ready" && c.status === "True");
