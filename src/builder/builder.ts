@@ -77,9 +77,11 @@ export interface BuilderOptions {
   prune?: false | { persistentVolumeClaims?: boolean };
   /**
    * Further kinds to prune even when this pass adds none of them. A Builder prunes the six
-   * built-in kinds it has methods for, and the kinds of the objects added in this pass; when a
-   * pass may add zero objects of a kind (a variable set of custom children), name the kind
-   * here, or its last objects are never pruned. Kind handles fit: `manages: [Greeting]`.
+   * built-in kinds it has methods for, the kinds of the objects added in this pass, and the
+   * kinds earlier passes in this process added for the same owner (so scaling a variable set of
+   * children to zero prunes them). After a restart, a kind whose objects a pass no longer adds
+   * is pruned only when named here: name every kind of a variable set of children. Kind handles
+   * fit: `manages: [Greeting]`.
    */
   manages?: readonly Kind[];
   /**

@@ -3,6 +3,7 @@
  * ordered rollouts, and prune — or, for a plan, decide all of it without writing.
  */
 import type { KindRef, KubeObject, ObjectRef } from "../client/types.ts";
+import { appliedKindsKey, rememberAppliedKinds } from "./applied-kinds.ts";
 import { BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
 import { InternalStore } from "../store/internal-store.ts";
 import { prune } from "../store/prune.ts";
@@ -114,7 +115,11 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   else {
     const store = new InternalStore();
     for (const p of prepared) store.add(p.desired);
-    const kinds = uniqueKinds([...DEFAULT_MANAGED, ...prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind })), ...(options.manages ?? [])]);
+    const added = prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind }));
+    const ownerUid = options.owner.metadata?.uid;
+    // Kinds earlier passes of this process applied for this owner: pruned even when this pass adds none.
+    const remembered = ownerUid && !dryRun ? rememberAppliedKinds(appliedKindsKey(ownerUid, fieldManager, options.component), added) : [];
+    const kinds = uniqueKinds([...DEFAULT_MANAGED, ...added, ...remembered, ...(options.manages ?? [])]);
     results.push(...(await prune({
       reader, deleter: client, owner: options.owner, managedBy: { key: MANAGED_BY_LABEL, value: fieldManager },
       component: { key: COMPONENT_LABEL, value: options.component }, kinds, namespace, store,
