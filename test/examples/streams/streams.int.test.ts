@@ -26,6 +26,9 @@ describe("streams: Job → ProcessingElements → one pod and ConfigMap per PE",
   const pe = (name: string) => client.get({ ...ProcessingElement, name, namespace: "default" });
   const job = (name: string) => client.get({ ...Job, name, namespace: "default" });
   const pod = (name: string) => client.get({ ...Pod, name, namespace: "default" });
+  const eventsOf = async (regarding: string) => (await client.list({ apiVersion: "events.k8s.io/v1", kind: "Event" }, { namespace: "default" })).items
+    .map((e) => e as { type?: string; reason?: string; note?: string; regarding?: { name?: string } })
+    .filter((e) => e.regarding?.name === regarding);
 
   it("submits the sample: PEs fused and created most restrictive first, each with one pod and one ConfigMap", async () => {
     cluster.requests.clear();
@@ -90,9 +93,10 @@ describe("streams: Job → ProcessingElements → one pod and ConfigMap per PE",
     assert.equal((await pe("parallel-work-2")).status?.launchCount, 1, "the other PEs were not touched");
 
     await waitFor(async () => (await job("parallel")).status?.phase === "Running", "the Job to be Running again");
-    const relaunchEvents = (await client.list({ apiVersion: "events.k8s.io/v1", kind: "Event" }, { namespace: "default" })).items
-      .filter((e) => (e as { reason?: string }).reason === "Relaunching");
-    assert.deepEqual(relaunchEvents.map((e) => (e as { regarding?: { name?: string } }).regarding?.name).sort(), ["parallel-work-0", "parallel-work-1"]);
+    const relaunched1 = (await eventsOf("parallel-work-0")).filter((e) => e.reason === "Relaunching");
+    const relaunched2 = (await eventsOf("parallel-work-1")).filter((e) => e.reason === "Relaunching");
+    assert.deepEqual(relaunched1.map((e) => [e.type, e.note]), [["Warning", "the pod failed; launching it again (launch 2)"]]);
+    assert.deepEqual(relaunched2.map((e) => [e.type, e.note]), [["Normal", "the pod was deleted; launching it again (launch 2)"]]);
   });
 
   it("scales a parallel region up and down: PEs, pods and ConfigMaps follow the width", async () => {
@@ -140,6 +144,24 @@ describe("streams: Job → ProcessingElements → one pod and ConfigMap per PE",
     await waitFor(async () => (await job("once")).status?.phase === "Failed", "a failed PE fails the Job");
     assert.equal((await pe("once-sink-0")).status?.launchCount, 1);
     assert.equal((await pod("once-sink-0")).status?.phase, "Failed", "the ended pod stays as a record");
+  });
+
+  it("an application that cannot run fails the Job with the reason and one Warning event, and creates nothing", async () => {
+    const bad = parallelJob("bad");
+    bad.spec.application.operators[1] = { ...bad.spec.application.operators[1]!, width: 2 }; // fused with a width-1 operator
+    await client.create(bad);
+    const failed = await waitFor(async () => {
+      const j = await job("bad");
+      return j.status?.phase === "Failed" ? j : undefined;
+    }, "the invalid Job to fail");
+    assert.match(failed.status?.message ?? "", /partition ingest: fused operators must have the same width/);
+    const warnings = await waitFor(async () => {
+      const list = (await eventsOf("bad")).filter((e) => e.type === "Warning");
+      return list.length ? list : undefined;
+    }, "a Warning event on the Job");
+    assert.equal(warnings.length, 1);
+    assert.equal((await childrenOf(client, "bad")).pes.length, 0);
+    await client.delete({ ...Job, name: "bad", namespace: "default" });
   });
 
   it("deleting a Job removes its PEs, pods and ConfigMaps", async () => {
