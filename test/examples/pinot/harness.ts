@@ -75,3 +75,14 @@ export async function get(h: Harness, path: string): Promise<any> {
 export async function list(h: Harness, path: string): Promise<KubeObject[]> {
   return ((await get(h, path))?.items ?? []) as KubeObject[];
 }
+
+/** How many reconciles of the pinot controller have finished (any result), from the Manager's metrics. */
+export async function reconciles(h: Harness): Promise<number> {
+  const text = await h.mgr.metrics.text();
+  let total = 0;
+  for (const m of text.matchAll(/^controller_runtime_reconcile_total\{controller="pinot",result="[a-z_]+"\} (\d+)$/gm)) total += Number(m[1]);
+  return total;
+}
+
+/** The kinds a Pinot owns, as request-log resources. */
+export const CHILD_RESOURCES = ["configmaps", "statefulsets", "deployments", "services", "persistentvolumeclaims"];
