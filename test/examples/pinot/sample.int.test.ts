@@ -75,9 +75,10 @@ describe("pinot example: the upstream pinot-basic sample", () => {
       assert.ok(await get(h, `/api/v1/namespaces/${NS}/persistentvolumeclaims/${storage.name}-${NAME}-${node}-0`), `${node}'s pod has its claim`);
     }
     assert.equal((await get(h, svc("pinot-broker"))).spec.clusterIP, "None");
-    const events = await list(h, `/apis/events.k8s.io/v1/namespaces/${NS}/events`);
-    const created = events.filter((e: any) => e.reason === "Created" && e.regarding.uid === uid);
-    assert.equal(created.length, 12, "one Created event per ConfigMap, StatefulSet and Service");
+    const createdEvents = async () => (await list(h, `/apis/events.k8s.io/v1/namespaces/${NS}/events`))
+      .filter((e: any) => e.reason === "Created" && e.regarding.uid === uid);
+    await waitFor(async () => (await createdEvents()).length >= 12, "the Created events");
+    assert.equal((await createdEvents()).length, 12, "one Created event per ConfigMap, StatefulSet and Service");
   });
 
   it("a resync with nothing changed writes nothing and reads nothing from the API (cache only)", async () => {
@@ -124,21 +125,22 @@ describe("pinot example: the upstream pinot-basic sample", () => {
       assert.equal((await raw(h.cluster.url, "PATCH", pinotPath, ops, "application/json-patch+json")).code, 200);
       await waitForPhase(h, NS, NAME, "Ready");
 
-      const events = watch.events.map((e) => e.object);
       const name = (o: any) => o.metadata.name.slice(NAME.length + 1);
       const upgraded = (o: any) => o.metadata.generation > gens[name(o)]!;
       const rolledOut = (o: any) => upgraded(o) && o.status?.observedGeneration === o.metadata.generation
         && o.status.readyReplicas === o.spec.replicas && o.status.updatedReplicas === o.spec.replicas && o.status.currentRevision === o.status.updateRevision;
-      const firstIndex = (node: string, test: (o: any) => boolean) => events.findIndex((o) => name(o) === node && test(o));
-      for (const n of NODES) assert.ok(firstIndex(n, rolledOut) >= 0, `${n} was upgraded and rolled out`);
+      // Index of the first watch event (one stream: the server's order) where `node` passes `test`.
+      const firstIndex = (node: string, test: (o: any) => boolean) => watch.events.findIndex((e) => name(e.object) === node && test(e.object));
+      // The watch may trail the status the test read: wait until it has delivered every rollout.
+      await waitFor(() => NODES.every((n) => firstIndex(n, rolledOut) >= 0), "the watch to show every node upgraded and rolled out");
       for (let i = 1; i < NODES.length; i++) {
         const previousDone = firstIndex(NODES[i - 1]!, rolledOut);
         const thisStarts = firstIndex(NODES[i]!, upgraded);
         assert.ok(previousDone < thisStarts, `${NODES[i]} is updated (event ${thisStarts}) only after ${NODES[i - 1]} rolled out (event ${previousDone})`);
       }
       for (const n of NODES) assert.equal((await get(h, sts(n))).spec.template.spec.containers[0].image, "apachepinot/pinot:1.2.0");
-      const progressing = await list(h, `/apis/events.k8s.io/v1/namespaces/${NS}/events`);
-      assert.ok(progressing.some((e: any) => e.reason === "Updated" && /StatefulSet/.test(e.note)));
+      await waitFor(async () => (await list(h, `/apis/events.k8s.io/v1/namespaces/${NS}/events`))
+        .some((e: any) => e.reason === "Updated" && /StatefulSet/.test(e.note)), "an Updated event for a StatefulSet");
     } finally {
       watch.stop();
     }
@@ -157,7 +159,7 @@ describe("pinot example: the upstream pinot-basic sample", () => {
     await waitFor(async () => (await list(h, `/api/v1/namespaces/${NS}/pods`)).every((p) => !p.metadata!.name!.includes("minion")), "the minion's pods to go");
     assert.ok(await get(h, claim), "the minion's data claim is kept");
     for (const n of NODES.slice(0, 3)) assert.ok(await get(h, sts(n)), `${n} stays`);
-    const events = await list(h, `/apis/events.k8s.io/v1/namespaces/${NS}/events`);
-    assert.ok(events.some((e: any) => e.reason === "Deleted" && /pinot-minion/.test(e.note)), "a Deleted event names the pruned objects");
+    await waitFor(async () => (await list(h, `/apis/events.k8s.io/v1/namespaces/${NS}/events`))
+      .some((e: any) => e.reason === "Deleted" && /pinot-minion/.test(e.note)), "a Deleted event naming the pruned objects");
   });
 });
