@@ -21,6 +21,8 @@ export { pinotCrd } from "./crd.ts";
 export { reconcilePinot, PINOT_FIELD_MANAGER } from "./reconcile.ts";
 export { validatePinot } from "./validate.ts";
 export { desiredObjects, orderedNodes } from "./objects.ts";
+export { imagePatch, nodeConfigPatch, removeNodePatch } from "./changes.ts";
+export type { JsonPatchOp } from "./changes.ts";
 
 /** The controller's name in a shared Manager. */
 export const PINOT_CONTROLLER = "pinot";

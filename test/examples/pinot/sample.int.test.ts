@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { raw, waitFor } from "../../support/wait.ts";
 import { openWatch } from "../../support/watch-stream.ts";
+import { Pinot, imagePatch, nodeConfigPatch, removeNodePatch } from "../../../examples/pinot/operator.ts";
 import { CHILD_RESOURCES, get, getPinot, list, namespace, reconciles, sampleCr, startHarness, waitForPhase } from "./harness.ts";
 import type { Harness } from "./harness.ts";
 
@@ -18,6 +19,7 @@ const sts = (node: string) => `/apis/apps/v1/namespaces/${NS}/statefulsets/${NAM
 const cm = (node: string) => `/api/v1/namespaces/${NS}/configmaps/${NAME}-${node}-config`;
 const svc = (node: string) => `/api/v1/namespaces/${NS}/services/${NAME}-${node}`;
 const pinotPath = `/apis/datainfra.io/v1beta1/namespaces/${NS}/pinots/${NAME}`;
+const ref = { ...Pinot, name: NAME, namespace: NS };
 const configHashEnv = (s: any): any[] => s.spec.template.spec.containers[0].env.filter((e: any) => /HASH/i.test(e.name));
 
 describe("pinot example: the upstream pinot-basic sample", () => {
@@ -94,11 +96,7 @@ describe("pinot example: the upstream pinot-basic sample", () => {
   it("a config change of one node rolls only that node's workload", async () => {
     const before = Object.fromEntries(await Promise.all(NODES.map(async (n) => [n, await get(h, sts(n))] as const)));
     const pinot = await getPinot(h, NS, NAME);
-    const broker = pinot.spec.pinotNodeConfig.findIndex((c) => c.name === "broker");
-    const patched = await raw(h.cluster.url, "PATCH", pinotPath,
-      [{ op: "replace", path: `/spec/pinotNodeConfig/${broker}/data`, value: "pinot.broker.client.queryPort=8099\npinot.broker.timeoutMs=30000" }],
-      "application/json-patch+json");
-    assert.equal(patched.code, 200);
+    await h.client.patch(ref, nodeConfigPatch(pinot, "broker", "pinot.broker.client.queryPort=8099\npinot.broker.timeoutMs=30000"), "json");
     await waitForPhase(h, NS, NAME, "Ready");
     await waitFor(async () => (await get(h, sts("pinot-broker"))).status.observedGeneration === before["pinot-broker"].metadata.generation + 1, "the broker's new generation observed");
     for (const n of NODES) {
@@ -120,9 +118,7 @@ describe("pinot example: the upstream pinot-basic sample", () => {
     try {
       const gens = Object.fromEntries(await Promise.all(NODES.map(async (n) => [n, (await get(h, sts(n))).metadata.generation as number] as const)));
       const pinot = await getPinot(h, NS, NAME);
-      // Listed in reverse, so that a controller that followed the spec's order instead of deploymentOrder would fail.
-      const ops = pinot.spec.k8sConfig.map((_, i) => ({ op: "replace", path: `/spec/k8sConfig/${i}/image`, value: "apachepinot/pinot:1.2.0" })).reverse();
-      assert.equal((await raw(h.cluster.url, "PATCH", pinotPath, ops, "application/json-patch+json")).code, 200);
+      await h.client.patch(ref, imagePatch(pinot, "apachepinot/pinot:1.2.0"), "json");
       await waitForPhase(h, NS, NAME, "Ready");
 
       const name = (o: any) => o.metadata.name.slice(NAME.length + 1);
@@ -148,10 +144,9 @@ describe("pinot example: the upstream pinot-basic sample", () => {
 
   it("removing a node prunes its ConfigMap, StatefulSet and Service and keeps its claims", async () => {
     const pinot = await getPinot(h, NS, NAME);
-    const minion = pinot.spec.nodes.findIndex((n) => n.name === "pinot-minion");
     const claim = `/api/v1/namespaces/${NS}/persistentvolumeclaims/minion-${NAME}-pinot-minion-0`;
     assert.ok(await get(h, claim));
-    assert.equal((await raw(h.cluster.url, "PATCH", pinotPath, [{ op: "remove", path: `/spec/nodes/${minion}` }], "application/json-patch+json")).code, 200);
+    await h.client.patch(ref, removeNodePatch(pinot, "pinot-minion"), "json");
     const after = await waitForPhase(h, NS, NAME, "Ready");
     assert.deepEqual(after.status!.nodes!.map((n) => n.name), ["pinot-controller", "pinot-broker", "pinot-server"]);
     await waitFor(async () => !(await get(h, sts("pinot-minion"))) && !(await get(h, cm("pinot-minion"))) && !(await get(h, svc("pinot-minion"))),
