@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { ApiException, ApiextensionsV1Api, KubernetesObjectApi } from "@kubernetes/client-node";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { fixture } from "./crd/fixtures.ts";
+import { FIXTURES, fixture } from "./crd/fixtures.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
 const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -117,13 +117,13 @@ describe("LocalCluster CustomResourceDefinitions", () => {
   });
 
   it("accepts the real prometheus-operator and Pinot CRDs and the Pinot CR unchanged", async () => {
-    for (const f of ["crds/monitoring.coreos.com_podmonitors.yaml", "crds/monitoring.coreos.com_prometheusrules.yaml", "pinot/datainfra.io_pinots.yaml"]) {
+    for (const f of [FIXTURES.podMonitors, FIXTURES.prometheusRules, FIXTURES.pinots]) {
       const crd = fixture(f);
       const created = await raw(cluster.url, "POST", crdPath, crd);
       assert.equal(created.code, 201, f);
       assert.equal(created.body.metadata.name, crd.metadata?.name);
     }
-    const pinot = fixture("pinot/pinot-basic.yaml");
+    const pinot = fixture(FIXTURES.pinotBasic);
     pinot.metadata!.namespace ??= "default";
     const created = await objects.create(pinot as KubernetesObject);
     assert.equal(created.metadata?.name, pinot.metadata!.name);

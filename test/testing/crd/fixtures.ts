@@ -15,7 +15,7 @@ import type { JsonSchema } from "../../../src/testing/crd/schema.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** `test/fixtures/`: real-world CRDs and a CR, copied unchanged (origins in its README). */
+/** `test/fixtures/`: real-world CRDs, copied unchanged (origins in its README). */
 export const fixturesDir = path.resolve(repoRoot, "test/fixtures");
 
 /** The one Kubernetes object in a fixture YAML file (empty `---` documents are skipped). */
@@ -45,10 +45,14 @@ export function causesOf(fn: () => unknown): StatusCause[] {
   assert.fail("expected a 422 Invalid error");
 }
 
-/** The fixture paths used by the tests. */
+/**
+ * The fixture paths used by the tests, relative to {@link fixturesDir}. The Pinot CRD and CR
+ * live once in the repository, in the pinot example (`examples/pinot/crds/`, `samples/`; origin
+ * and licence in its README), and the tests read that copy.
+ */
 export const FIXTURES = {
   podMonitors: "crds/monitoring.coreos.com_podmonitors.yaml",
   prometheusRules: "crds/monitoring.coreos.com_prometheusrules.yaml",
-  pinots: "pinot/datainfra.io_pinots.yaml",
-  pinotBasic: "pinot/pinot-basic.yaml",
+  pinots: "../../examples/pinot/crds/datainfra.io_pinots.yaml",
+  pinotBasic: "../../examples/pinot/samples/pinot-basic.yaml",
 } as const;
