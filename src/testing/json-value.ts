@@ -141,16 +141,18 @@ export function openApiTypeName(value: unknown): string {
 
 /**
  * The kind of a JSON value as named in a Go decoder error (`json: cannot unmarshal <kind> into
- * Go value of type ...`): `array`, `null`, `object`, or the `typeof` name (every number is
- * `number`, unlike {@link openApiTypeName}).
+ * Go value of type ...`): `array`, `null`, `object`, `bool`, or the `typeof` name (every
+ * number is `number`, unlike {@link openApiTypeName}).
  *
  * @example
- * goJsonKind([1]); // "array"
- * goJsonKind(3);   // "number"
+ * goJsonKind([1]);  // "array"
+ * goJsonKind(3);    // "number"
+ * goJsonKind(true); // "bool"
  */
 export function goJsonKind(value: unknown): string {
   if (Array.isArray(value)) return "array";
   if (value === null || value === undefined) return "null";
+  if (typeof value === "boolean") return "bool";
   return typeof value === "object" ? "object" : typeof value;
 }
 

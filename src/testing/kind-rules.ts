@@ -65,6 +65,10 @@ export function fieldDefaults(type: ResourceType, obj: KubeObject): void {
   if (!type.builtin) return;
   const spec = obj.spec as Record<string, any> | undefined;
   switch (type.kind) {
+    case "Namespace":
+      // kube-apiserver's namespace strategy keeps this label equal to the name on every write.
+      if (obj.metadata?.name) obj.metadata.labels = { ...obj.metadata.labels, "kubernetes.io/metadata.name": obj.metadata.name };
+      break;
     case "Secret": {
       obj.type ??= "Opaque";
       const stringData = obj.stringData as Record<string, unknown> | undefined;

@@ -15,6 +15,7 @@ import { toTable, wantsTable } from "./views/table.ts";
 import type { IncludeObject } from "./views/table.ts";
 import { serveWatch } from "./watch-handler.ts";
 import { awaitResourceVersion, minimumResourceVersion } from "./resource-version-wait.ts";
+import { parseLimit } from "./list-params.ts";
 
 /**
  * Waits for a `resourceVersion=N` the store has not reached (504 when it is not reached in
@@ -22,7 +23,7 @@ import { awaitResourceVersion, minimumResourceVersion } from "./resource-version
  */
 async function caughtUp(ctx: ApiContext, r: ResourceRequest): Promise<boolean> {
   const min = minimumResourceVersion(r.query);
-  return min === undefined || min <= ctx.store.resourceVersion || awaitResourceVersion(ctx, min, r.res);
+  return min === undefined || min <= BigInt(ctx.store.resourceVersion) || awaitResourceVersion(ctx, min, r.res);
 }
 
 /** `GET .../{name}` */
@@ -71,9 +72,8 @@ interface ContinueToken {
 export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const q = r.query;
   const match = selectorOf(r.type, q);
-  const limit = Number(q.get("limit") || 0);
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${q.get("limit")}`);
-  const token = decodeContinue(q.get("continue"));
+  const limit = parseLimit(q.get("limit"));
+  const token = decodeContinue(q.get("continue"), ctx.store.resourceVersion);
   if (!token && !(await caughtUp(ctx, r))) return;
   if (token && !ctx.store.isResumable(token.rv)) {
     throw new StatusError(410, "Expired",
@@ -125,11 +125,16 @@ function encodeContinue(t: ContinueToken): string {
   return Buffer.from(JSON.stringify(t)).toString("base64url");
 }
 
-function decodeContinue(text: string | null): ContinueToken | undefined {
+/**
+ * A continue token this server issued: its resourceVersion a positive integer no newer than
+ * the store's (`current`), its start key a string; anything else is 400, as kube-apiserver
+ * answers tokens it cannot decode.
+ */
+function decodeContinue(text: string | null, current: number): ContinueToken | undefined {
   if (!text) return undefined;
   try {
     const t = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
-    if (typeof t.rv === "number" && typeof t.start === "string") return t;
+    if (Number.isSafeInteger(t.rv) && t.rv > 0 && t.rv <= current && typeof t.start === "string") return t;
   } catch {
     // fall through
   }

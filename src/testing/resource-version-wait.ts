@@ -5,6 +5,7 @@
 import type { ServerResponse } from "node:http";
 import type { ApiContext } from "./api-context.ts";
 import { StatusError } from "./status.ts";
+import { parseResourceVersion } from "./list-params.ts";
 
 /** kube-apiserver's bound on waiting for a resourceVersion (its watch cache waits 3 s). */
 export const DEFAULT_RESOURCE_VERSION_WAIT_MS = 3000;
@@ -14,7 +15,7 @@ export const DEFAULT_RESOURCE_VERSION_WAIT_MS = 3000;
  * after the wait: `reason: Timeout`, `retryAfterSeconds: 1` and the `ResourceVersionTooLarge`
  * cause (serialized, like every `StatusCause` type, under the JSON name `reason`).
  */
-export function tooLargeResourceVersion(asked: number, current: number): StatusError {
+export function tooLargeResourceVersion(asked: bigint, current: number): StatusError {
   return new StatusError(504, "Timeout", `Too large resource version: ${asked}, current: ${current}`, {
     causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
     retryAfterSeconds: 1,
@@ -26,8 +27,8 @@ export function tooLargeResourceVersion(asked: number, current: number): StatusE
  * rejects with {@link tooLargeResourceVersion} after `ctx.resourceVersionWaitMs`. Resolves
  * `false` when the client went away meanwhile (nothing should be written then), else `true`.
  */
-export function awaitResourceVersion(ctx: ApiContext, asked: number, res: ServerResponse): Promise<boolean> {
-  if (ctx.store.resourceVersion >= asked) return Promise.resolve(true);
+export function awaitResourceVersion(ctx: ApiContext, asked: bigint, res: ServerResponse): Promise<boolean> {
+  if (BigInt(ctx.store.resourceVersion) >= asked) return Promise.resolve(true);
   return new Promise<boolean>((resolve, reject) => {
     const finish = (outcome: () => void) => {
       unsubscribe();
@@ -36,7 +37,7 @@ export function awaitResourceVersion(ctx: ApiContext, asked: number, res: Server
       outcome();
     };
     const unsubscribe = ctx.store.onChange(() => {
-      if (ctx.store.resourceVersion >= asked) finish(() => resolve(true));
+      if (BigInt(ctx.store.resourceVersion) >= asked) finish(() => resolve(true));
     });
     const onClose = () => finish(() => resolve(false));
     res.on("close", onClose);
@@ -50,12 +51,12 @@ export function awaitResourceVersion(ctx: ApiContext, asked: number, res: Server
 
 /**
  * The resourceVersion a get or list asks to be "not older than" (`resourceVersion=N`, with
- * `resourceVersionMatch` unset, `NotOlderThan` or `Exact`), when it is a positive integer;
- * undefined for "", "0" (any version) and anything else (left to the caller's own checks).
+ * `resourceVersionMatch` unset, `NotOlderThan` or `Exact`); undefined for "" and "0" (any
+ * version).
+ *
+ * @throws {StatusError} 400 for a value that is not a uint64 (see {@link parseResourceVersion}).
  */
-export function minimumResourceVersion(query: URLSearchParams): number | undefined {
-  const text = query.get("resourceVersion") ?? "";
-  if (!/^\d+$/.test(text)) return undefined;
-  const rv = Number(text);
-  return rv > 0 && Number.isSafeInteger(rv) ? rv : undefined;
+export function minimumResourceVersion(query: URLSearchParams): bigint | undefined {
+  const rv = parseResourceVersion(query.get("resourceVersion"));
+  return rv > 0n ? rv : undefined;
 }

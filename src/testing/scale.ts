@@ -42,9 +42,10 @@ export function getScale(type: ResourceType, obj: KubeObject): KubeObject {
   };
 }
 
-/** The object with its replicas set from a Scale, or undefined when the Scale has none. */
+/** The object with its replicas set from a Scale (0 when it leaves them out), or undefined when they are not a number. */
 export function scaleToObject(type: ResourceType, obj: KubeObject, scale: KubeObject): KubeObject | undefined {
-  const replicas = (scale.spec as { replicas?: number } | undefined)?.replicas;
+  // Scale's spec.replicas is a plain int32 in Go: left out (or null) it decodes as 0.
+  const replicas = (scale.spec as { replicas?: number | null } | undefined)?.replicas ?? 0;
   if (typeof replicas !== "number") return undefined;
   const rv = (scale.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
   if (rv) obj.metadata = { ...obj.metadata, resourceVersion: rv };

@@ -13,6 +13,7 @@ import { queryBool } from "./request-info.ts";
 import { renderView, toView } from "./object-view.ts";
 import { toTable, wantsTable } from "./views/table.ts";
 import { awaitResourceVersion } from "./resource-version-wait.ts";
+import { parseResourceVersion } from "./list-params.ts";
 import { parseTimeoutSeconds, setLongTimeout } from "./watch-timeout.ts";
 
 /**
@@ -35,14 +36,13 @@ export async function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (
     throw new StatusError(422, "Invalid",
       `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch`);
   }
-  const since = rvParam === "" || rvParam === "0" ? undefined : Number(rvParam);
-  if (since !== undefined && !Number.isFinite(since)) {
-    throw new StatusError(400, "BadRequest", `invalid resource version: ${rvParam}`);
-  }
+  const asked = parseResourceVersion(rvParam);
   const timeoutSeconds = parseTimeoutSeconds(q);
-  if (since !== undefined && since > ctx.store.resourceVersion) {
-    if (!(await awaitResourceVersion(ctx, since, res))) return;
+  if (asked > BigInt(ctx.store.resourceVersion)) {
+    if (!(await awaitResourceVersion(ctx, asked, res))) return;
   }
+  // Reached (or waited for): within the store's versions, so exact as a number.
+  const since = asked === 0n ? undefined : Number(asked);
   const table = wantsTable(r.req.headers.accept);
   const namespace = r.path.namespace;
   res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });

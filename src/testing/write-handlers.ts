@@ -6,7 +6,8 @@ import type { KubeObject, ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
 import type { StoredObject } from "./object-store.ts";
 import type { DeleteOptions, WriteOptions } from "./write-path.ts";
-import { StatusError, badRequest, unsupportedMediaType } from "./status.ts";
+import { StatusError, badRequest, invalidValue, unsupportedMediaType } from "./status.ts";
+import { stringMapDecodeError } from "./string-maps.ts";
 import { mediaType, parseJsonBody, parseObjectBody, readBody, sendJson, warningHeaders } from "./http-io.ts";
 import { fromView, storageApiVersion, toView } from "./object-view.ts";
 import { keyFieldDefaults } from "./kind-rules.ts";
@@ -116,10 +117,31 @@ function normalizeBody(r: ResourceRequest, body: KubeObject): void {
   if (body.kind === undefined) body.kind = r.type.kind;
 }
 
+/**
+ * kube-apiserver's 400 for a create, update or apply body its decoder cannot read into the
+ * kind's struct (see {@link stringMapDecodeError}); also normalizes `null` map values.
+ */
+function checkDecodable(r: ResourceRequest, body: KubeObject): void {
+  const error = stringMapDecodeError(r.type, body);
+  if (error) throw badRequest(`${r.type.kind} in version "${r.type.version}" cannot be handled as a ${r.type.kind}: ${error}`);
+}
+
+/**
+ * kube-apiserver's 422 for a JSON or merge patch whose result its decoder cannot read into the
+ * kind's struct: an `Invalid value` on the field `patch`, holding the patched object.
+ */
+function checkPatchedDecodable(r: ResourceRequest, patched: KubeObject): void {
+  const error = stringMapDecodeError(r.type, patched);
+  if (!error) return;
+  const cause = invalidValue("patch", JSON.stringify(patched), error);
+  throw new StatusError(422, "Invalid", ` "" is invalid: patch: ${cause.message}`, { causes: [cause] });
+}
+
 /** POST a new object. */
 export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const body = await objectBody(r);
   checkKind(r, body);
+  checkDecodable(r, body);
   const opts = writeOptions(r);
   if (r.type.group === "events.k8s.io") validateEventsV1Create(body);
   const st = storageType(ctx, r.type);
@@ -132,6 +154,7 @@ export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise
   if (r.path.subresource === "scale") return updateScale(ctx, r, await objectBody(r, SCALE_KIND));
   const body = await objectBody(r);
   checkKind(r, body);
+  checkDecodable(r, body);
   const existing = requireExisting(ctx, r);
   if (r.type.group === "events.k8s.io") validateEventsV1Update(toView(r.type, existing.object()), body);
   const opts = { ...writeOptions(r), requireResourceVersion: true };
@@ -153,6 +176,7 @@ export async function handlePatch(ctx: ApiContext, r: ResourceRequest): Promise<
   }
   const current = toView(r.type, existing.object());
   const patched = patchDocument(type, current, buf, r.type, ctxInfo);
+  checkPatchedDecodable(r, patched);
   if (r.type.group === "events.k8s.io") validateEventsV1Update(current, patched);
   const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, patched), writeOptions(r));
   respond(r, 200, r.type, result.object, result.warnings);
@@ -185,6 +209,7 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
       `PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`);
   }
   checkKind(r, body);
+  checkDecodable(r, body);
   const opts = writeOptions(r, manager);
   const force = queryBool(r.query, "force") === true;
   const existing = ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);

@@ -125,6 +125,68 @@ describe("LocalCluster enforces kube-apiserver's limits", () => {
     });
   });
 
+  describe("decode-time types of string maps", () => {
+    const cannot = (kind: string, what: string) => `${kind} in version "v1" cannot be handled as a ${kind}: ${what}`;
+
+    it("answers 400 to non-string values in data, binaryData, stringData, labels and annotations, on create and replace", async () => {
+      const cases: [string, string, Record<string, unknown>, string][] = [
+        [cmPath, "ConfigMap", { data: { a: 1 } }, "json: cannot unmarshal number into Go struct field ConfigMap.data of type string"],
+        [cmPath, "ConfigMap", { data: { a: true } }, "json: cannot unmarshal bool into Go struct field ConfigMap.data of type string"],
+        [cmPath, "ConfigMap", { data: ["x"] }, "json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string"],
+        [cmPath, "ConfigMap", { binaryData: { a: {} } }, "json: cannot unmarshal object into Go struct field ConfigMap.binaryData of type []uint8"],
+        [cmPath, "ConfigMap", { binaryData: { a: "!!!!" } }, "illegal base64 data at input byte 0"],
+        [cmPath, "ConfigMap", { binaryData: { a: "AAA" } }, "illegal base64 data at input byte 0"],
+        [cmPath, "ConfigMap", { binaryData: { a: "AAAAA===" } }, "illegal base64 data at input byte 5"],
+        ["/api/v1/namespaces/default/secrets", "Secret", { data: { a: "QUJD!" } }, "illegal base64 data at input byte 4"],
+        ["/api/v1/namespaces/default/secrets", "Secret", { stringData: { a: 5 } }, "json: cannot unmarshal number into Go struct field Secret.stringData of type string"],
+        [cmPath, "ConfigMap", { metadata: { labels: { a: 1 } } }, "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"],
+        [cmPath, "ConfigMap", { metadata: { annotations: { a: ["x"] } } }, "json: cannot unmarshal array into Go struct field ObjectMeta.metadata.annotations of type string"],
+        [cmPath, "ConfigMap", { metadata: { labels: "a=b" } }, "json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string"],
+      ];
+      for (const [path, kind, fields, message] of cases) {
+        const body = { ...fields, metadata: { name: "typed", ...(fields.metadata as object | undefined) } };
+        const created = await raw(cluster.url, "POST", path, body);
+        assert.equal(created.code, 400, `create ${JSON.stringify(fields)}: ${created.text}`);
+        assert.equal(created.body.reason, "BadRequest");
+        assert.equal(created.body.message, cannot(kind, message));
+      }
+      await core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "typed" }, data: { a: "1" } } });
+      const replaced = await raw(cluster.url, "PUT", `${cmPath}/typed`, { metadata: { name: "typed", labels: { a: 2 } }, data: { a: "1" } });
+      assert.equal(replaced.code, 400, replaced.text);
+      assert.equal(replaced.body.message, cannot("ConfigMap", "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"));
+      const applied = await raw(cluster.url, "PATCH", `${cmPath}/typed?fieldManager=typed`,
+        { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "typed" }, binaryData: { b: "@@" } }, "application/apply-patch+yaml");
+      assert.equal(applied.code, 400, applied.text);
+      assert.equal(applied.body.message, cannot("ConfigMap", "illegal base64 data at input byte 0"));
+      const stored = await core.readNamespacedConfigMap({ name: "typed", namespace: "default" });
+      assert.deepEqual([stored.data, stored.binaryData, stored.metadata?.labels], [{ a: "1" }, undefined, undefined]);
+    });
+
+    it("answers 422 on the field patch to a merge or JSON patch whose result has a non-string value", async () => {
+      await core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "typed-patch" }, data: { a: "1" } } });
+      const merge = await raw(cluster.url, "PATCH", `${cmPath}/typed-patch`, { data: { b: 2 } }, "application/merge-patch+json");
+      assert.equal(merge.code, 422, merge.text);
+      assert.equal(merge.body.details.causes[0].field, "patch");
+      assert.match(merge.body.message, /: json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+      const json = await raw(cluster.url, "PATCH", `${cmPath}/typed-patch`, [{ op: "add", path: "/metadata/labels", value: { x: false } }], "application/json-patch+json");
+      assert.equal(json.code, 422, json.text);
+      assert.match(json.body.message, /cannot unmarshal bool into Go struct field ObjectMeta\.metadata\.labels of type string$/);
+      const secret = await core.createNamespacedSecret({ namespace: "default", body: { metadata: { name: "typed-patch" }, data: { a: "QQ==" } } });
+      assert.ok(secret.metadata?.uid);
+      const b64 = await raw(cluster.url, "PATCH", "/api/v1/namespaces/default/secrets/typed-patch", { data: { a: "QQ=" } }, "application/strategic-merge-patch+json");
+      assert.equal(b64.code, 422, b64.text);
+      assert.match(b64.body.message, /illegal base64 data at input byte 3$/);
+      assert.deepEqual((await core.readNamespacedConfigMap({ name: "typed-patch", namespace: "default" })).data, { a: "1" });
+    });
+
+    it("stores a null map value as the empty string, as Go's decoder reads it", async () => {
+      const created = await raw(cluster.url, "POST", cmPath, { metadata: { name: "typed-null", labels: { a: null } }, data: { k: null } });
+      assert.equal(created.code, 201, created.text);
+      const cm = await core.readNamespacedConfigMap({ name: "typed-null", namespace: "default" });
+      assert.deepEqual([cm.metadata?.labels, cm.data], [{ a: "" }, { k: "" }]);
+    });
+  });
+
   describe("labels", () => {
     const withLabels = (name: string, labels: Record<string, string>): V1ConfigMap => ({ metadata: { name, labels } });
 

@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, within } from "../support/wait.ts";
-import { encodeBody } from "../support/protobuf-body.ts";
+import { encodeBody, envelope } from "../support/protobuf-body.ts";
 import { KUBECTL } from "../support/kubectl.ts";
 
 const execFileP = promisify(execFile);
@@ -204,6 +204,41 @@ describe("protobuf request bodies", () => {
         assert.equal(res.body.reason, "BadRequest", what);
         assert.match(res.body.message, message, what);
       }
+    });
+
+    it("answers 400 'no kind registered' to an envelope kind named after an Object.prototype member", async () => {
+      for (const kind of ["constructor", "hasOwnProperty", "__proto__", "toString", "valueOf", "isPrototypeOf"]) {
+        const body = envelope({ typeMeta: { apiVersion: "v1", kind }, raw: new Uint8Array() });
+        const create = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", body, PROTOBUF);
+        assert.equal(create.code, 400, `create with kind ${kind}: ${create.text}`);
+        assert.equal(create.body.message, `no kind "${kind}" is registered for version "v1"`);
+        const del = await raw(cluster.url, "DELETE", "/api/v1/namespaces/default/configmaps/raw-put", body, PROTOBUF);
+        assert.equal(del.code, 400, `DeleteOptions with kind ${kind}: ${del.text}`);
+        assert.equal(del.body.message, `no kind "${kind}" is registered for version "v1"`);
+      }
+      const group = envelope({ typeMeta: { apiVersion: "constructor/v1", kind: "ConfigMap" }, raw: new Uint8Array() });
+      const res = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", group, PROTOBUF);
+      assert.equal(res.code, 400, res.text);
+      assert.equal(res.body.message, `no kind "ConfigMap" is registered for version "constructor/v1"`);
+    });
+
+    it("answers 400 to managedFields or RawExtension JSON nested past the JSON body limit, at any depth", async () => {
+      const deep = (n: number) => '{"f:a":'.repeat(n) + "{}" + "}".repeat(n);
+      const withFields = (name: string, json: string) => encodeBody("k8s.io.api.core.v1.ConfigMap", {
+        metadata: { name, managedFields: [{ manager: "m", operation: "Update", apiVersion: "v1", fieldsType: "FieldsV1", fieldsV1: { Raw: Buffer.from(json) } }] },
+      }, { apiVersion: "v1", kind: "ConfigMap" });
+      const shallow = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", withFields("fields-shallow", deep(5)), PROTOBUF);
+      assert.equal(shallow.code, 201, shallow.text);
+      // 998 levels inside the FieldsV1 are fine alone but not 4 levels down (metadata.managedFields[0].fieldsV1).
+      for (const n of [998, 1_500, 5_000, 100_000]) {
+        const res = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", withFields(`fields-${n}`, deep(n)), PROTOBUF);
+        assert.equal(res.code, 400, `FieldsV1 nested ${n} deep: ${res.text.slice(0, 300)}`);
+        assert.match(res.body.message, /exceeded max depth/);
+      }
+      const list = encodeBody("k8s.io.api.core.v1.List", { items: [{ raw: Buffer.from(deep(3_000)) }] }, { apiVersion: "v1", kind: "List" });
+      const rawExt = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", list, PROTOBUF);
+      assert.equal(rawExt.code, 400, rawExt.text.slice(0, 300));
+      assert.match(rawExt.body.message, /RawExtension does not hold JSON: exceeded max depth/);
     });
 
     it("answers 415 to a protobuf body for a custom resource, as kube-apiserver does", async () => {

@@ -247,4 +247,50 @@ describe("prototype keys in request bodies are data, never prototype access", ()
     const third = await pass("two");
     assert.deepEqual(third.objects.map((o) => o.action), ["unchanged", "unchanged", "unchanged"], "no perpetual drift");
   });
+
+  it("a CRD property named __proto__ is declared like any other: kept, defaulted, required, a list-map key, published", async () => {
+    const crd = JSON.parse(`{
+      "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+      "metadata": {"name": "protos.proto.example.com"},
+      "spec": {"group": "proto.example.com", "scope": "Namespaced", "names": {"plural": "protos", "singular": "proto", "kind": "Proto"},
+        "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+          "spec": {"type": "object", "required": ["__proto__"], "properties": {
+            "__proto__": {"type": "object", "properties": {"polluted": {"type": "string", "default": "yes"}, "size": {"type": "integer"}}},
+            "items": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["__proto__"],
+              "items": {"type": "object", "required": ["__proto__"], "properties": {"__proto__": {"type": "string"}, "v": {"type": "string"}}}}
+          }}}}}}]}}`);
+    const created = await raw(cluster.url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", JSON.stringify(crd));
+    assert.equal(created.code, 201, created.text);
+    const protos = "/apis/proto.example.com/v1/namespaces/proto/protos";
+    await waitFor(async () => (await raw(cluster.url, "GET", protos)).code === 200, "Proto served");
+    const body = (name: string, spec: string) => `{"apiVersion":"proto.example.com/v1","kind":"Proto","metadata":{"name":"${name}"},"spec":${spec}}`;
+
+    const res = await raw(cluster.url, "POST", protos, body("p1", `{"__proto__":{"size":2,"undeclared":1},"items":[{"__proto__":"k1","v":"a"},{"__proto__":"k2"}]}`));
+    assert.equal(res.code, 201, res.text);
+    const got = JSON.parse((await raw(cluster.url, "GET", `${protos}/p1`)).text);
+    assert.ok(Object.hasOwn(got.spec, "__proto__"), "spec.__proto__ is kept as a member");
+    assert.deepEqual({ ...got.spec["__proto__"] }, { size: 2, polluted: "yes" }, "pruned of undeclared fields and defaulted");
+    assertNoLeak("create with a declared __proto__ property");
+
+    const missing = await raw(cluster.url, "POST", protos, body("p2", "{}"));
+    assert.equal(missing.code, 422, missing.text);
+    assert.deepEqual(missing.body.details.causes.map((c: any) => `${c.reason} ${c.field}`), ["FieldValueRequired spec.__proto__"]);
+    const duplicate = await raw(cluster.url, "POST", protos, body("p3", `{"__proto__":{},"items":[{"__proto__":"k1"},{"__proto__":"k2"},{"__proto__":"k1"}]}`));
+    assert.equal(duplicate.code, 422, duplicate.text);
+    assert.deepEqual(duplicate.body.details.causes.map((c: any) => `${c.reason} ${c.field}`), ["FieldValueDuplicate spec.items[2]"]);
+
+    const applied = await raw(cluster.url, "PATCH", `${protos}/p4?fieldManager=protos`, body("p4", `{"__proto__":{"size":3},"items":[{"__proto__":"k3","v":"c"}]}`), "application/apply-patch+yaml");
+    assert.equal(applied.code, 201, applied.text);
+    const entry = applied.body.metadata.managedFields.find((m: any) => m.manager === "protos");
+    assert.deepEqual(entry.fieldsV1["f:spec"]["f:items"], { 'k:{"__proto__":"k3"}': { ".": {}, "f:__proto__": {}, "f:v": {} } });
+    assert.ok(Object.hasOwn(entry.fieldsV1["f:spec"], "f:__proto__"));
+    assert.deepEqual({ ...JSON.parse(applied.text).spec["__proto__"] }, { size: 3, polluted: "yes" });
+
+    const v3 = await raw(cluster.url, "GET", "/openapi/v3/apis/proto.example.com/v1");
+    const schema = JSON.parse(v3.text).components.schemas["com.example.proto.v1.Proto"];
+    const specProps = schema.properties.spec.properties;
+    assert.ok(Object.hasOwn(specProps, "__proto__"), `published spec properties: ${Object.keys(specProps)}`);
+    assert.deepEqual(Object.keys(specProps["__proto__"].properties), ["polluted", "size"]);
+    assertNoLeak("every write to a Proto");
+  });
 });

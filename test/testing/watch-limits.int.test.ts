@@ -6,7 +6,7 @@ import { raw, waitFor, within } from "../support/wait.ts";
 import { openWatch } from "../support/watch-stream.ts";
 
 /** The Status kube-apiserver answers for a resourceVersion still ahead of it after the wait. */
-function assertTooLarge(r: { code: number; body: any }, asked: number, current: number): void {
+function assertTooLarge(r: { code: number; body: any }, asked: number | string, current: number): void {
   assert.equal(r.code, 504);
   assert.deepEqual(r.body, {
     kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure",
@@ -48,6 +48,54 @@ describe("LocalCluster: resourceVersions ahead of the server", () => {
     }
     assert.equal((await raw(cluster.url, "GET", `/api/v1/namespaces?resourceVersion=${current}`)).code, 200, "a reached resourceVersion is served at once");
     assert.equal((await raw(cluster.url, "GET", "/api/v1/namespaces?resourceVersion=0")).code, 200, "0 means any version");
+  });
+
+  it("compares resourceVersions past 2^53 exactly and prints them as asked", async () => {
+    const current = cluster.resourceVersion;
+    for (const asked of ["9007199254740993", "18446744073709551615"]) {
+      for (const query of [`watch=true&resourceVersion=${asked}`, `resourceVersion=${asked}`]) {
+        assertTooLarge(await raw(cluster.url, "GET", `/api/v1/namespaces/default/configmaps?${query}`), asked, current);
+      }
+      assertTooLarge(await raw(cluster.url, "GET", `/api/v1/namespaces/default?resourceVersion=${asked}`), asked, current);
+    }
+  });
+
+  it("answers a resourceVersion that is not a uint64 with 400 on get, list and watch, as strconv.ParseUint", async () => {
+    const cases: [string, string][] = [
+      ["1.5", "invalid syntax"], ["0x10", "invalid syntax"], ["%2B5", "invalid syntax"], ["%205", "invalid syntax"],
+      ["1e3", "invalid syntax"], ["-1", "invalid syntax"], ["abc", "invalid syntax"], ["18446744073709551616", "value out of range"],
+    ];
+    for (const [param, problem] of cases) {
+      const text = decodeURIComponent(param);
+      const message = `invalid resource version: metadata.resourceVersion: Invalid value: ${JSON.stringify(text)}: strconv.ParseUint: parsing ${JSON.stringify(text)}: ${problem}`;
+      for (const path of [`/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${param}`,
+        `/api/v1/namespaces/default/configmaps?resourceVersion=${param}`, `/api/v1/namespaces/default?resourceVersion=${param}`]) {
+        const r = await raw(cluster.url, "GET", path);
+        assert.equal(r.code, 400, `${path}: ${r.text}`);
+        assert.equal(r.body.message, message, path);
+      }
+    }
+    assert.equal(cluster.watchCount(), 0, "no watch was registered");
+  });
+
+  it("answers a limit that is not an int64, or a continue token it never issued, with 400", async () => {
+    for (const limit of ["0x2", "1e1", "1.5", "abc", "99999999999999999999"]) {
+      const r = await raw(cluster.url, "GET", `/api/v1/namespaces/default/configmaps?limit=${limit}`);
+      assert.equal(r.code, 400, `limit=${limit}: ${r.text}`);
+      assert.match(r.body.message, new RegExp(`^strconv\\.ParseInt: parsing "${limit.replace(".", "\\.")}": (invalid syntax|value out of range)$`));
+    }
+    await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "page-1" } });
+    await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "page-2" } });
+    const first = await raw(cluster.url, "GET", "/api/v1/namespaces/default/configmaps?limit=1");
+    assert.equal(first.code, 200, first.text);
+    const next = await raw(cluster.url, "GET", `/api/v1/namespaces/default/configmaps?limit=1&continue=${first.body.metadata.continue}`);
+    assert.equal(next.code, 200, "an issued token continues");
+    const forged = (token: unknown) => Buffer.from(JSON.stringify(token)).toString("base64url");
+    for (const rv of [1e308, -1, 1.5, "7", cluster.resourceVersion + 1000]) {
+      const r = await raw(cluster.url, "GET", `/api/v1/namespaces/default/configmaps?limit=1&continue=${forged({ rv, start: "" })}`);
+      assert.equal(r.code, 400, `continue token with rv ${rv}: ${r.text}`);
+      assert.match(r.body.message, /^continue key is not valid: /);
+    }
   });
 
   it("starts the watch as soon as the store reaches the asked resourceVersion, replaying nothing older", async () => {

@@ -3,7 +3,7 @@
  */
 import type { ListType, ListTypeLookup } from "../resource-type.ts";
 import type { StatusCause } from "../status.ts";
-import { canonicalJson, isJsonObject } from "../json-value.ts";
+import { canonicalJson, isJsonObject, setMember } from "../json-value.ts";
 import { indexPath } from "./field-path.ts";
 import { additionalSchema, schemaProperties, schemaString, schemaStrings, subSchema } from "./schema-node.ts";
 import type { JsonSchema } from "./schema-node.ts";
@@ -78,7 +78,7 @@ export function listUniquenessCauses(list: readonly unknown[], schema: JsonSchem
     if (listType.type === "map") {
       if (!isJsonObject(element)) return;
       const keyFields: Record<string, unknown> = {};
-      for (const key of listType.keys) if (Object.hasOwn(element, key)) keyFields[key] = element[key];
+      for (const key of listType.keys) if (Object.hasOwn(element, key)) setMember(keyFields, key, element[key]);
       identity = keyFields;
     }
     const canonical = canonicalJson(identity);

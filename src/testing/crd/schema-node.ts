@@ -4,7 +4,7 @@
  * Schemas arrive as untyped JSON (they are part of a user's CRD), so every read checks the shape
  * it expects and treats anything else as absent instead of trusting a cast.
  */
-import { isJsonObject } from "../json-value.ts";
+import { getMember, isJsonObject, setMember } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 
 /** One node of an OpenAPI v3 schema as found in a CRD (`JSONSchemaProps`), untyped. */
@@ -17,7 +17,7 @@ export type JsonSchema = JsonObject;
  * subSchema({ items: { type: "string" } }, "items"); // { type: "string" }
  */
 export function subSchema(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
-  const value = schema?.[key];
+  const value = schema === undefined ? undefined : getMember(schema, key);
   return isJsonObject(value) ? value : undefined;
 }
 
@@ -31,7 +31,8 @@ export function schemaProperties(schema: JsonSchema | undefined): Record<string,
   const props = subSchema(schema, "properties");
   if (props === undefined) return undefined;
   const out: Record<string, JsonSchema> = {};
-  for (const [key, value] of Object.entries(props)) if (isJsonObject(value)) out[key] = value;
+  // A property may be named `__proto__`: copy it as a member, not as a prototype change.
+  for (const [key, value] of Object.entries(props)) if (isJsonObject(value)) setMember(out, key, value);
   return out;
 }
 

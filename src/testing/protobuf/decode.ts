@@ -4,11 +4,13 @@
  * Wire format (apimachinery's protobuf serializer): the 4 bytes `k8s\0`, then a
  * `runtime.Unknown` message: `typeMeta` (apiVersion, kind), `raw` (the object encoded with
  * its kind's message from `generated.proto`), `contentEncoding`, `contentType`. Any malformed
- * body answers 400 BadRequest, never 500.
+ * body answers 400 BadRequest, never 500; so does one nested deeper than a JSON body may be
+ * (see `nesting-depth.ts`), through the JSON that `FieldsV1` and `RawExtension` embed.
  */
 import { StatusError, badRequest } from "../status.ts";
 import { messageToJson } from "./to-json.ts";
 import { UNKNOWN_MESSAGE, messageNameFor, messageNamed } from "./schema.ts";
+import { LOCAL_MAX_NESTING_DEPTH, depthError, valueTooDeep } from "../nesting-depth.ts";
 
 /** The protobuf media type Kubernetes clients send. */
 export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
@@ -83,6 +85,9 @@ export function decodeProtobufObject(body: Uint8Array, expected: ExpectedKind): 
     if (err instanceof StatusError) throw err;
     throw badRequest(`unable to read the protobuf ${kind}: ${(err as Error)?.message ?? String(err)}`);
   }
+  // Embedded JSON (FieldsV1, RawExtension) sits a few levels down: the object as a whole obeys
+  // the same nesting limit as a JSON body.
+  if (valueTooDeep(json)) throw badRequest(`unable to read the protobuf ${kind}: ${depthError(LOCAL_MAX_NESTING_DEPTH + 1)}`);
   return {
     ...(env.apiVersion ? { apiVersion: env.apiVersion } : {}),
     ...(env.kind ? { kind: env.kind } : {}),

@@ -17,22 +17,22 @@ const PROTO_DIR = fileURLToPath(new URL("./k8s-proto/", import.meta.url));
  * The proto package of each API group whose definitions are vendored, by group name. A kind
  * of another group (`apiextensions.k8s.io`, custom resources) has no message here.
  */
-const PACKAGES: Readonly<Record<string, string>> = {
-  "": "k8s.io.api.core.v1",
-  apps: "k8s.io.api.apps.v1",
-  autoscaling: "k8s.io.api.autoscaling.v1",
-  "coordination.k8s.io": "k8s.io.api.coordination.v1",
-  "events.k8s.io": "k8s.io.api.events.v1",
-};
+const PACKAGES: ReadonlyMap<string, string> = new Map([
+  ["", "k8s.io.api.core.v1"],
+  ["apps", "k8s.io.api.apps.v1"],
+  ["autoscaling", "k8s.io.api.autoscaling.v1"],
+  ["coordination.k8s.io", "k8s.io.api.coordination.v1"],
+  ["events.k8s.io", "k8s.io.api.events.v1"],
+]);
 
 /** The version each vendored package describes (the GA one). */
-const VERSIONS: Readonly<Record<string, string>> = {
-  "": "v1",
-  apps: "v1",
-  autoscaling: "v1",
-  "coordination.k8s.io": "v1",
-  "events.k8s.io": "v1",
-};
+const VERSIONS: ReadonlyMap<string, string> = new Map([
+  ["", "v1"],
+  ["apps", "v1"],
+  ["autoscaling", "v1"],
+  ["coordination.k8s.io", "v1"],
+  ["events.k8s.io", "v1"],
+]);
 
 /** Top-level files; their imports (meta/v1, runtime, resource, intstr) load with them. */
 const FILES = [
@@ -44,9 +44,9 @@ const FILES = [
 ];
 
 /** Messages every group shares, looked up by kind whatever the envelope's apiVersion says. */
-const META_KINDS: Readonly<Record<string, string>> = {
-  DeleteOptions: "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
-};
+const META_KINDS: ReadonlyMap<string, string> = new Map([
+  ["DeleteOptions", "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions"],
+]);
 
 /** The `runtime.Unknown` envelope message. */
 export const UNKNOWN_MESSAGE = "k8s.io.apimachinery.pkg.runtime.Unknown";
@@ -80,14 +80,16 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
 
 /**
  * The name of the message that encodes `kind` of `apiVersion`, or undefined when no vendored
- * definition has it (then kube-apiserver would not accept protobuf for it either).
+ * definition has it (then kube-apiserver would not accept protobuf for it either). The kind and
+ * apiVersion come from the request body, so they are only looked up in `Map`s: a kind such as
+ * `constructor` or `__proto__` names nothing.
  */
 export function messageNameFor(apiVersion: string, kind: string): string | undefined {
-  const meta = META_KINDS[kind];
+  const meta = META_KINDS.get(kind);
   if (meta) return meta;
   const { group, version } = splitApiVersion(apiVersion);
-  const pkg = PACKAGES[group];
-  if (!pkg || VERSIONS[group] !== version || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
+  const pkg = PACKAGES.get(group);
+  if (!pkg || VERSIONS.get(group) !== version || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
   const name = `${pkg}.${kind}`;
   const found = definitions().lookup(name);
   return found instanceof protobuf.Type ? name : undefined;

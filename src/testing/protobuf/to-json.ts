@@ -15,6 +15,7 @@ import type { MessageType } from "./schema.ts";
 import { keepsZero } from "./keep-zero.ts";
 import { isInline } from "./inline-fields.ts";
 import { badRequest } from "../status.ts";
+import { LOCAL_MAX_NESTING_DEPTH, depthError, jsonNestingDepth } from "../nesting-depth.ts";
 
 const APIMACHINERY = "k8s.io.apimachinery.pkg";
 
@@ -114,12 +115,20 @@ function timeOf(msg: Decoded, micro: boolean): string | undefined {
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, "0")}Z` : `${base}Z`;
 }
 
-/** The JSON document a `FieldsV1` or `RawExtension` carries; left out when empty. */
+/**
+ * The JSON document a `FieldsV1` or `RawExtension` carries; left out when empty. Its nesting is
+ * measured before parsing, as for a JSON body (see `nesting-depth.ts`): the decoder caps the
+ * whole object's depth afterwards, but a document deep enough to overflow the parser or the
+ * code that copies it must not get that far.
+ */
 function embeddedJson(raw: unknown, what: string): unknown {
   const bytes = raw instanceof Uint8Array ? raw : new Uint8Array();
   if (bytes.length === 0) return undefined;
+  const text = Buffer.from(bytes).toString("utf8");
+  const depth = jsonNestingDepth(text, LOCAL_MAX_NESTING_DEPTH);
+  if (depth > LOCAL_MAX_NESTING_DEPTH) throw badRequest(`protobuf body: the ${what} does not hold JSON: ${depthError(depth)}`);
   try {
-    return JSON.parse(Buffer.from(bytes).toString("utf8"));
+    return JSON.parse(text);
   } catch (err) {
     throw badRequest(`protobuf body: the ${what} does not hold JSON: ${(err as Error).message}`);
   }

@@ -30,6 +30,7 @@ import {
   refTo,
 } from "./openapi-meta.ts";
 import type { OpenApiForm, OpenApiSchema } from "./openapi-meta.ts";
+import { getMember, setMember } from "../json-value.ts";
 
 /** Keys of a structural schema node whose values are copied as they are. */
 const PLAIN_KEYS = new Set([
@@ -163,7 +164,10 @@ function toV2(node: OpenApiSchema): OpenApiSchema {
   if (out["type"] === "array" && out["items"] === undefined) delete out["type"];
   if (preserves && out["type"] === "object") delete out["type"];
   const props = isObject(node["properties"]) ? node["properties"] : {};
-  let required = strings(out["required"]).filter((name) => !(isObject(props[name]) && props[name]["nullable"] === true));
+  let required = strings(out["required"]).filter((name) => {
+    const prop = getMember(props, name);
+    return !(isObject(prop) && prop["nullable"] === true);
+  });
   if (isObject(node["additionalProperties"]) && node["additionalProperties"]["nullable"] === true) required = [];
   if (out["required"] !== undefined) {
     if (required.length > 0) out["required"] = required;
@@ -183,7 +187,8 @@ function recurse(node: OpenApiSchema, transform: (child: OpenApiSchema) => OpenA
 
 function mapValues(obj: Record<string, unknown>, f: (v: OpenApiSchema) => OpenApiSchema): Record<string, OpenApiSchema> {
   const out: Record<string, OpenApiSchema> = {};
-  for (const [k, v] of Object.entries(obj)) if (isObject(v)) out[k] = f(v);
+  // A property may be named `__proto__`: copy it as a member, not as a prototype change.
+  for (const [k, v] of Object.entries(obj)) if (isObject(v)) setMember(out, k, f(v));
   return out;
 }
 
