@@ -11,8 +11,9 @@
  *   new) and those that greet it, found through the Greeting cache's indexes.
  * - `greeting-people` reconciles People: it removes the finalizer once no Greeting greets the
  *   Person (nor is about to: a live Person with a valid Greeting of its surname keeps it). It
- *   watches Greetings, so a Greeting that stops greeting someone releases them at once — no
- *   retry loop while a Person is still greeted.
+ *   watches Greetings and maps each to the People it lists and to its family, so a Greeting
+ *   that stops greeting someone (or never got to) releases them at once — no retry loop while
+ *   a Person is still greeted.
  *
  * A Person being deleted (deletionTimestamp set) is no longer greeted; once every Greeting has
  * dropped it, its finalizer goes and the deletion completes.
@@ -104,6 +105,13 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
         ...greetings.byIndex(SURNAME_INDEX, familyKey(namespaceOf(p), p.spec.surname)),
         ...greetings.byIndex(GREETS_INDEX, `${namespaceOf(p)}/${p.metadata?.name}`),
       ];
+      // Whom a Greeting greets or is about to greet: the People it lists and its family. A change
+      // to it (its deletion included) may release any of them.
+      const peopleOf = (g: Greeting) => {
+        const listed = (g.status?.people ?? []).map((name) => people.get(name, namespaceOf(g))).filter((p) => p !== undefined);
+        const family = g.spec?.surname !== undefined ? people.byIndex(SURNAME_INDEX, familyKey(namespaceOf(g), g.spec.surname)) : [];
+        return [...listed, ...family];
+      };
       /** The last invalid version warned about, per Greeting: one Warning event per problem. */
       const warned = new Map<string, string>();
 
@@ -147,7 +155,7 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
 
       mgr.controller("greeting-people")
         .for(Person)
-        .watches(Greeting, (g) => (g.status?.people ?? []).map((name) => ({ namespace: namespaceOf(g), name })))
+        .watches(Greeting, (g) => peopleOf(g).map(requestFor))
         .reconcile(async (req) => {
           const person = people.get(req.name, req.namespace);
           const index = person?.metadata?.finalizers?.indexOf(PERSON_FINALIZER) ?? -1;

@@ -141,6 +141,22 @@ describe("greeting example: the advanced operator", () => {
     await waitFor(() => gone(ns, "janed"), "janed to be deleted at once");
   });
 
+  it("a Person kept for a Greeting that never got to greet it is released when that Greeting goes", async () => {
+    const ns = await namespace("never-greeted");
+    // The operator puts the finalizer on Ann, then cannot write the Greeting's status.
+    local.cluster.inject({ verb: "patch", resource: "greetings/status", code: 500, times: 1_000_000 });
+    try {
+      await client.create(greeting(ns, "roe", { surname: "Roe" }));
+      await client.create(person(ns, "ann", "Ann", "Roe"));
+      await waitFor(async () => (await personOf(ns, "ann")).metadata?.finalizers?.includes(PERSON_FINALIZER), "the finalizer on ann");
+      assert.equal((await greetingOf(ns, "roe")).status, undefined, "the greeting never listed her");
+      await client.delete({ ...Greeting, name: "roe", namespace: ns });
+    } finally {
+      local.cluster.clearFaults();
+    }
+    await waitFor(async () => (await personOf(ns, "ann")).metadata?.finalizers === undefined, "ann's finalizer to go with the greeting");
+  });
+
   it("reads families from the cache's surname index: no List of People after the caches synced", () => {
     // Every scenario above (dozens of greeting reconciles) ran after the first start; the only
     // list since is the one of the restarted operator's informer.
