@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { ResourceClient } from "../../../src/index.ts";
 import { brokenOperator, formatReport, mulberry32, runMutator } from "../../../examples/greeting/mutator.ts";
 import { checkInvariants } from "../../../examples/greeting/invariants.ts";
+import { describeGreetings } from "../../../examples/greeting/show.ts";
 import { operator } from "../../../examples/greeting/operator.ts";
 import { Greeting, PERSON_FINALIZER, Person } from "../../../examples/greeting/kinds.ts";
 import { startLocalOperator } from "../../../examples/greeting/local.ts";
@@ -70,7 +71,15 @@ describe("greeting example: the mutator", () => {
       assert.ok(broken.includes("a greeting lists Person janed, which does not exist"), broken.join("\n"));
     });
     await waitFor(async () => (await check()).length === 0, "the restarted operator to repair it");
-    assert.equal((await client.get({ ...Greeting, name: "doe", namespace: ns })).status?.message, "Hello to the Doe family");
+    assert.deepEqual(await describeGreetings(client, ns), ['Greeting doe: "Hello to the Doe family" people=[] Ready=True (Greeted)']);
+    await client.create(person(ns, "janed", "Jane", "Doe"));
+    await client.create(person(ns, "ricks", "Rick", "Smith"));
+    await waitFor(async () => (await client.get({ ...Greeting, name: "doe", namespace: ns })).status?.people?.length === 1, "doe to greet Jane");
+    assert.deepEqual(await describeGreetings(client, ns), [
+      'Greeting doe: "Hello to the Doe family: Jane" people=[janed] Ready=True (Greeted)',
+      "Person janed: Jane Doe, greeted",
+      "Person ricks: Rick Smith",
+    ]);
   });
 
   it("a deliberately broken operator (family greetings forget a member) fails the run, with the action log", async () => {
