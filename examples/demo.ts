@@ -1,66 +1,204 @@
 /**
- * `npm run demo`: starts LocalCluster (with workload simulation), installs the DataApp CRD,
- * creates a DataApp and reconciles it with the Builder three times — first (creates), again
- * (nothing to do: zero writes), after a config change (the ConfigMap and the StatefulSet that
- * mounts it, so its pods roll) — printing each result, the events, and a kubectl line to try.
+ * `npm run demo`: every example operator in one Manager, on a LocalCluster with workload
+ * simulation. It installs the CRDs, applies each example's samples, waits until each has
+ * converged, and prints what was created, the events and the statuses; then it walks through
+ * changes (a Pinot node's config → only that workload rolls; a Person deleted → the family
+ * greeting updated; a processing element's pod killed → relaunched; a PodSet scaled) and prints
+ * the kubectl command to look around. It keeps running until Ctrl-C.
  *
- * Keeps the cluster up until Ctrl-C; `--once` exits after printing (used by the tests).
+ * `--once` exits after the walkthrough (the tests run it so).
  */
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LocalCluster } from "../src/testing/index.ts";
 import type { EventsV1Event } from "@kubernetes/client-node";
-import { EventRecorder, ResourceClient, clientEventSink, kindFromModel } from "../src/index.ts";
-import type { ReconcileResult } from "../src/index.ts";
-import { DataApp, dataAppCrd, reconcileDataApp } from "./dataapp/dataapp.ts";
+import { Manager, ResourceClient, kindFromModel, silentLogger } from "../src/index.ts";
+import type { Kind, KubeObject } from "../src/index.ts";
+import type { ExampleOperator } from "./example.ts";
+import { installCrds } from "./example.ts";
+import { operator as greeting } from "./greeting/operator.ts";
+import { operator as streams, ProcessingElement, Job } from "./streams/operator.ts";
+import { operator as pinot, Pinot, nodeConfigPatch } from "./pinot/operator.ts";
+import { operator as replicaset, PodSet } from "./replicaset/operator.ts";
+import { Greeting, Person } from "./greeting/kinds.ts";
 
-const Event = kindFromModel<EventsV1Event>({ apiVersion: "events.k8s.io/v1", kind: "Event" });
-
+const EXAMPLES: ExampleOperator[] = [greeting, streams, pinot, replicaset];
+const NS = "default";
 const once = process.argv.includes("--once");
+const Event = kindFromModel<EventsV1Event>({ apiVersion: "events.k8s.io/v1", kind: "Event" });
+const kind = (apiVersion: string, k: string): Kind<KubeObject> => ({ apiVersion, kind: k });
+const CHILD_KINDS = [
+  kind("v1", "ConfigMap"), kind("v1", "Service"), kind("apps/v1", "StatefulSet"), kind("apps/v1", "Deployment"),
+  kind("v1", "PersistentVolumeClaim"), kind("v1", "Pod"),
+];
+
 await mkdir(".tmp", { recursive: true });
-const cluster = await LocalCluster.start({ simulate: { readyDelayMs: 100 }, kubeconfigPath: resolve(".tmp/demo-kubeconfig") });
-const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "dataapp-operator" });
-const recorder = new EventRecorder({ sink: clientEventSink(client), controller: "example.com/dataapp-operator" });
-console.log(`LocalCluster is up at ${cluster.url}\n`);
+const cluster = await LocalCluster.start({ simulate: { readyDelayMs: 50 }, kubeconfigPath: resolve(".tmp/demo-kubeconfig") });
+const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "demo" });
+const mgr = new Manager({ kubeConfig: cluster.kubeConfig, healthPort: false, logger: silentLogger });
+let stopping: Promise<void> | undefined;
+const stop = () => (stopping ??= (async () => {
+  await mgr.stop();
+  await cluster.stop();
+})());
 
-await client.create(dataAppCrd);
-await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "demo" } });
-const spec = { image: "example/dataapp:1.0", replicas: 2, config: { "app.properties": "threads=4" }, scratch: "1Gi" };
-let app = await client.create<DataApp>({ apiVersion: "example.com/v1", kind: "DataApp", metadata: { name: "orders", namespace: "demo" }, spec });
+try {
+  console.log(`LocalCluster is up at ${cluster.url} (workload simulation on)`);
+  console.log(`One Manager runs ${EXAMPLES.length} example operators:`);
+  for (const e of EXAMPLES) console.log(`  ${e.name.padEnd(10)} ${e.description}`);
+  for (const e of EXAMPLES) await installCrds(client, e.crds);
+  for (const e of EXAMPLES) e.register(mgr);
+  await mgr.start();
 
-const show = (title: string, r: ReconcileResult, writes: number) => {
-  console.log(`${title}: ${r.ok ? "ok" : "FAILED"}, ${writes} write request(s)`);
-  for (const o of r.objects) console.log(`  ${o.action.padEnd(9)} ${o.kind}/${o.name}${o.reason ? ` (${o.reason})` : ""}`);
-  for (const e of r.errors) console.log(`  error: ${e.message}`);
-};
-const pass = async (title: string) => {
-  const before = client.requests.writes({ resource: ["configmaps", "secrets", "statefulsets", "services", "persistentvolumeclaims", "deployments"] });
-  const result = await reconcileDataApp(client, app, recorder);
-  show(title, result, client.requests.writes({ resource: ["configmaps", "secrets", "statefulsets", "services", "persistentvolumeclaims", "deployments"] }) - before);
-  app = await client.get({ ...DataApp, name: "orders", namespace: "demo" });
-  console.log("");
-};
+  section("Applying the samples");
+  for (const e of EXAMPLES) {
+    for (const sample of e.samples) {
+      const obj = { ...sample, metadata: { ...sample.metadata, namespace: sample.metadata?.namespace ?? NS } };
+      await client.apply(obj);
+      console.log(`  ${e.name.padEnd(10)} applied ${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`);
+    }
+  }
 
-await pass("1st reconcile (create)");
-await pass("2nd reconcile (nothing changed)");
-app = await client.patch({ ...DataApp, name: "orders", namespace: "demo" },
-  { spec: { config: { "app.properties": "threads=8" } } }, "merge");
-await pass("3rd reconcile (config changed: threads=8)");
+  section("Waiting for every operator to converge");
+  await until("the greetings to say hello", async () => (await client.list(Greeting, { namespace: NS })).items.every((g) => g.status?.message));
+  await until("the streams Job to run", async () => (await client.list(Job, { namespace: NS })).items.every((j) => j.status?.phase === "Running"));
+  await until("the Pinot cluster to be Ready", async () => (await client.list(Pinot, { namespace: NS })).items.every((p) => p.status?.phase === "Ready"));
+  await until("the PodSets to be ready", async () =>
+    (await client.list(PodSet, { namespace: NS })).items.every((s) => s.status?.readyReplicas === s.spec.replicas));
+  console.log("  all converged");
 
-const events = (await client.listAll(Event, { namespace: "demo" })).items;
-console.log("Events on DataApp/orders:");
-for (const e of events) console.log(`  ${(e.type ?? "").padEnd(7)} ${(e.reason ?? "").padEnd(8)} ${e.note}`);
-console.log(`\nStatus: ${JSON.stringify(app.status)}`);
-console.log(`\nTry it yourself:\n  kubectl --kubeconfig ${cluster.kubeconfigPath} -n demo get dataapps,statefulsets,pods,configmaps,services,pvc`);
+  section("What the operators created (namespace default)");
+  for (const k of CHILD_KINDS) {
+    const items = (await client.listAll(k, { namespace: NS })).items;
+    if (items.length === 0) continue;
+    console.log(`  ${k.kind} (${items.length})`);
+    for (const o of items) {
+      const owner = o.metadata?.ownerReferences?.find((r) => r.controller)?.name;
+      console.log(`    ${o.metadata!.name!.padEnd(44)} ${owner ? `owned by ${owner}` : ""}`);
+    }
+  }
+
+  section("Statuses");
+  for (const g of (await client.list(Greeting, { namespace: NS })).items) {
+    const ready = g.status?.conditions?.find((c) => c.type === "Ready");
+    console.log(`  Greeting/${g.metadata!.name}: ${JSON.stringify(g.status?.message ?? "")}${ready ? ` Ready=${ready.status}${ready.status === "True" ? "" : ` (${ready.reason})`}` : ""}`);
+  }
+  for (const j of (await client.list(Job, { namespace: NS })).items) {
+    console.log(`  Job/${j.metadata!.name}: ${j.status?.phase}, ${j.status?.processingElements?.length ?? 0} processing elements`);
+  }
+  for (const pe of (await client.list(ProcessingElement, { namespace: NS })).items) {
+    console.log(`    ProcessingElement/${pe.metadata!.name}: ${pe.status?.phase}, launches ${pe.status?.launchCount ?? 0}`);
+  }
+  for (const p of (await client.list(Pinot, { namespace: NS })).items) console.log(`  Pinot/${p.metadata!.name}: ${p.status?.phase}`);
+  for (const s of (await client.list(PodSet, { namespace: NS })).items) console.log(`  PodSet/${s.metadata!.name}: ${s.status?.message}`);
+
+  section("Events so far");
+  await printEvents(new Set());
+
+  section("Walkthrough");
+  const seen = new Set((await client.listAll(Event, { namespace: NS })).items.map((e) => e.metadata!.uid!));
+
+  // 1. A config change rolls only the workload that uses it.
+  const simple = (await client.list(Pinot, { namespace: NS })).items[0]!;
+  const before = await workloadGenerations();
+  console.log(`\n1. Pinot ${simple.metadata!.name}: change the broker's config (pinot.broker.timeoutMs=30000)`);
+  await client.patch({ ...Pinot, name: simple.metadata!.name!, namespace: NS },
+    nodeConfigPatch(simple, "broker", "pinot.broker.client.queryPort=8099\npinot.broker.timeoutMs=30000"), "json");
+  const rolled = await until("the broker workload to roll", async () => {
+    const after = await workloadGenerations();
+    const changed = [...after].filter(([name, gen]) => before.get(name) !== gen).map(([name]) => name);
+    return changed.length > 0 && changed;
+  });
+  await until("the Pinot cluster to be Ready again", async () => (await client.get({ ...Pinot, name: simple.metadata!.name!, namespace: NS })).status?.phase === "Ready");
+  console.log(`   rolled: ${rolled.join(", ")}; ${before.size - rolled.length} other workload(s) untouched`);
+
+  // 2. A Person deleted: the family greeting drops them, then the finalizer lets them go.
+  const family = (await client.list(Greeting, { namespace: NS })).items.find((g) => g.spec.surname);
+  const people = (await client.list(Person, { namespace: NS })).items.filter((p) => p.spec.surname === family?.spec.surname);
+  if (family && people.length > 1) {
+    const leaving = people.sort((a, b) => a.spec.firstName.localeCompare(b.spec.firstName)).at(-1)!;
+    console.log(`\n2. Delete Person/${leaving.metadata!.name} (${leaving.spec.firstName} ${leaving.spec.surname})`);
+    console.log(`   before: ${JSON.stringify(family.status?.message)}`);
+    await client.delete({ ...Person, name: leaving.metadata!.name!, namespace: NS });
+    const updated = await until("the greeting to drop them", async () => {
+      const g = await client.get({ ...Greeting, name: family.metadata!.name!, namespace: NS });
+      return !g.status?.people?.includes(leaving.metadata!.name!) && g;
+    });
+    await until("the Person to be gone", async () => !(await client.list(Person, { namespace: NS })).items.some((p) => p.metadata!.uid === leaving.metadata!.uid));
+    console.log(`   after:  ${JSON.stringify(updated.status?.message)}; the Person is gone once no greeting refers to it`);
+  }
+
+  // 3. A processing element's pod killed: the PE relaunches it and counts the launch.
+  const pe = (await client.list(ProcessingElement, { namespace: NS })).items.find((p) => p.metadata!.name!.includes("work"))!;
+  console.log(`\n3. Kill the pod of ProcessingElement/${pe.metadata!.name} (launches: ${pe.status?.launchCount})`);
+  await client.delete({ ...kind("v1", "Pod"), name: pe.metadata!.name!, namespace: NS });
+  const relaunched = await until("the PE to relaunch its pod", async () => {
+    const now = await client.get({ ...ProcessingElement, name: pe.metadata!.name!, namespace: NS });
+    return (now.status?.launchCount ?? 0) > (pe.status?.launchCount ?? 0) && now.status?.phase === "Running" && now;
+  });
+  console.log(`   relaunched: launches ${relaunched.status?.launchCount}, phase ${relaunched.status?.phase}`);
+
+  // 4. A PodSet scaled out.
+  const web = (await client.list(PodSet, { namespace: NS })).items[0]!;
+  console.log(`\n4. Scale PodSet/${web.metadata!.name} from ${web.spec.replicas} to 5`);
+  await client.patch({ ...PodSet, name: web.metadata!.name!, namespace: NS }, { spec: { replicas: 5 } }, "merge");
+  const scaled = await until("the PodSet to have 5 ready pods", async () => {
+    const s = await client.get({ ...PodSet, name: web.metadata!.name!, namespace: NS });
+    return s.status?.readyReplicas === 5 && s;
+  });
+  console.log(`   ${scaled.status?.message}`);
+
+  section("Events of the walkthrough");
+  await printEvents(seen);
+
+  console.log(`\nLook around (the operators keep running):\n  kubectl --kubeconfig ${cluster.kubeconfigPath} get greetings,people,jobs.streams.example.com,pe,pinots,podsets,pods`);
+} catch (err) {
+  console.error(`\nThe demo failed: ${(err as Error).message}`);
+  await stop();
+  process.exit(1);
+}
 
 if (once) {
-  await cluster.stop();
+  await stop();
 } else {
-  console.log("\nCtrl-C stops the cluster.");
-  const stop = async () => {
-    await cluster.stop();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop());
-  process.on("SIGTERM", () => void stop());
+  console.log("\nCtrl-C stops the operators and the cluster.");
+  const onSignal = () => void stop().then(() => process.exit(0));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+}
+
+function section(title: string): void {
+  console.log(`\n== ${title}`);
+}
+
+/** Polls `check` (every 50 ms) until it returns a truthy value; fails after 30 s naming `what`. */
+async function until<T>(what: string, check: () => Promise<T | false | undefined>): Promise<NonNullable<T>> {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (performance.now() > deadline) throw new Error(`timed out after 30 s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Generation of every StatefulSet and Deployment, by kind/name. */
+async function workloadGenerations(): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const k of [kind("apps/v1", "StatefulSet"), kind("apps/v1", "Deployment")]) {
+    for (const o of (await client.listAll(k, { namespace: NS })).items) out.set(`${k.kind}/${o.metadata!.name}`, o.metadata!.generation ?? 0);
+  }
+  return out;
+}
+
+/** Prints the events not in `seen` (oldest first), one line each, and adds them to it. */
+async function printEvents(seen: Set<string>): Promise<void> {
+  const events = (await client.listAll(Event, { namespace: NS })).items
+    .filter((e) => !seen.has(e.metadata!.uid!))
+    .sort((a, b) => String(a.eventTime ?? a.deprecatedLastTimestamp ?? "").localeCompare(String(b.eventTime ?? b.deprecatedLastTimestamp ?? "")));
+  for (const e of events) {
+    seen.add(e.metadata!.uid!);
+    const regarding = `${e.regarding?.kind}/${e.regarding?.name}`;
+    console.log(`  ${(e.type ?? "").padEnd(7)} ${(e.reason ?? "").padEnd(12)} ${regarding.padEnd(36)} ${e.note ?? ""}`);
+  }
 }
