@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { V1ConfigMap, V1Deployment } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, ConfigMap, Deployment, Manager, ResourceClient, Result, createLogger, writeStatus } from "../../src/index.ts";
+import { Builder, Cache, ConfigMap, Deployment, Manager, ResourceClient, Result, MANAGED_BY_LABEL, createLogger, writeStatus } from "../../src/index.ts";
 import { waitFor } from "../support/wait.ts";
 import { Card, Greeting, installKinds } from "./fixtures.ts";
 
@@ -105,7 +105,7 @@ describe("typed kinds against LocalCluster", () => {
     assert.deepEqual(cm.data, { text: "Hello, Grace" });
   });
 
-  it("manages: [Card] prunes the last Card when a pass adds none; without it the Card stays", async () => {
+  it("a kind earlier passes applied is pruned when a pass adds none; manages: [Card] covers Cards this process never applied", async () => {
     const ns = await namespace("typed-manages");
     const owner = await client.create<Greeting>({
       apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "cards", namespace: ns }, spec: { name: "Ada" },
@@ -116,12 +116,27 @@ describe("typed kinds against LocalCluster", () => {
     assert.ok((await new Builder({ client, owner }).object<Card>(card("a")).object<Card>(card("b")).reconcile()).ok);
     const fewer = await new Builder({ client, owner }).object<Card>(card("a")).reconcile();
     assert.deepEqual(fewer.objects.map((o) => `${o.name} ${o.action}`), ["a unchanged", "b deleted"], "a kind added in the pass is pruned");
+    const none = await new Builder({ client, owner }).reconcile();
+    assert.deepEqual(none.objects.map((o) => `${o.kind}/${o.name} ${o.action}`), ["Card/a deleted"], "a kind an earlier pass applied is remembered");
+    assert.deepEqual(await cardNames(), []);
 
-    const withoutManages = await new Builder({ client, owner }).reconcile();
-    assert.deepEqual(withoutManages.objects, [], "no Card added, no Card kind known: nothing pruned");
-    assert.deepEqual(await cardNames(), ["a"]);
-    const withManages = await new Builder({ client, owner, manages: [Card] }).reconcile();
-    assert.deepEqual(withManages.objects.map((o) => `${o.kind}/${o.name} ${o.action}`), ["Card/a deleted"]);
+    // A Card a Builder wrote before this process started (as after a restart): only `manages` finds it.
+    const restarted = await client.create<Greeting>({
+      apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "restarted", namespace: ns }, spec: { name: "Grace" },
+    });
+    await client.create<Card>({
+      apiVersion: "example.com/v1", kind: "Card",
+      metadata: {
+        name: "old", namespace: ns, labels: { [MANAGED_BY_LABEL]: client.fieldManager },
+        ownerReferences: [{ apiVersion: "example.com/v1", kind: "Greeting", name: "restarted", uid: restarted.metadata!.uid!, controller: true }],
+      },
+      spec: { text: "old" },
+    });
+    const withoutManages = await new Builder({ client, owner: restarted }).reconcile();
+    assert.deepEqual(withoutManages.objects, [], "no Card added or remembered: nothing pruned");
+    assert.deepEqual(await cardNames(), ["old"]);
+    const withManages = await new Builder({ client, owner: restarted, manages: [Card] }).reconcile();
+    assert.deepEqual(withManages.objects.map((o) => `${o.kind}/${o.name} ${o.action}`), ["Card/old deleted"]);
     assert.deepEqual(await cardNames(), []);
   });
 
