@@ -5,18 +5,8 @@ import { ResourceClient } from "../../src/client/index.ts";
 import { Cache } from "../../src/cache/index.ts";
 import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, Tally, assertBalanced, cm, namespace, waitForMirror } from "./fixtures.ts";
+import { mulberry32 } from "../../examples/greeting/mutator.ts";
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("a burst of 1,000 writes", () => {
   let cluster: LocalCluster;
@@ -42,7 +32,7 @@ describe("a burst of 1,000 writes", () => {
     await cache.start(AbortSignal.timeout(10_000));
     await waitFor(() => cluster.watchCount() === 1, "the watch to be open");
 
-    const random = prng(20_26);
+    const random = mulberry32(20_26);
     const existing = new Set<string>();
     const deleted: string[] = [];
     const updatesMade = new Map<string, number>();
