@@ -1,16 +1,22 @@
 /**
- * `npm run bench -- <name>`: runs one benchmark (or all with no name) and prints its table.
- * Benchmarks measure; they never assert. Available: cluster.
+ * `npm run bench -- <name> [options]`: runs one benchmark (or all with no name) and prints its
+ * table. Benchmarks measure; they never assert. Available: cluster, builder, runtime, hash,
+ * memory, scale. Arguments from the first `--option` on go to the benchmarks that take options
+ * (`npm run bench -- scale --owners 100`).
  */
-const benches: Record<string, () => Promise<void>> = {
+const benches: Record<string, (argv: string[]) => Promise<void>> = {
   cluster: async () => (await import("./cluster.ts")).run(),
   builder: async () => (await import("./builder.ts")).run(),
   runtime: async () => (await import("./runtime.ts")).run(),
   hash: async () => (await import("./hash.ts")).run(),
   memory: async () => (await import("./memory.ts")).run(),
+  scale: async (argv) => (await import("./scale.ts")).run(argv),
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith("-"));
+const wanted = firstOption < 0 ? args : args.slice(0, firstOption);
+const options = firstOption < 0 ? [] : args.slice(firstOption);
 const names = wanted.length ? wanted : Object.keys(benches);
 for (const name of names) {
   const bench = benches[name];
@@ -18,5 +24,5 @@ for (const name of names) {
     console.error(`unknown benchmark "${name}"; available: ${Object.keys(benches).join(", ")}`);
     process.exit(2);
   }
-  await bench();
+  await bench(options);
 }
