@@ -26,6 +26,7 @@ import { Child, epochMs } from "./scale-ipc.ts";
 import type { ChildEvent } from "./scale-ipc.ts";
 
 const NS = "scale";
+const WARMUP_NS = "scale-warmup";
 const PREFIX = "app-";
 const CREATE_CONCURRENCY = 32;
 const QUIET_MS = 300;
@@ -41,7 +42,7 @@ interface Measures {
   serverRequests: number; serverCpuPerRequestMs: number; operatorRequests: number; operatorRequestsByVerb: Record<string, number>;
   changeP50Ms: number; changeP99Ms: number; statusP50Ms: number; statusP99Ms: number;
   cachedObjects: number; objectJsonKiB: number; heapPerObjectKiB: number;
-  rssMiB: number; baselineRssMiB: number; heapBaselineMiB: number; rssBeforeImportMiB: number; rssAfterImportMiB: number;
+  heapMiB: number; rssMiB: number; baselineRssMiB: number; heapBaselineMiB: number; rssBeforeImportMiB: number; rssAfterImportMiB: number;
   idleRequestsPerMin: number; idleWatchRenewals: number; idleOperatorCpuMsPerS: number;
   missingChildren: number; staleStatus: number;
 }
@@ -123,6 +124,13 @@ async function measureSize(owners: number, opts: Options, log: (s: string) => vo
     const operator = Child.fork("operator", "./scale-operator.ts", [String(ready.kubeconfigPath), String(opts.workers)]);
     children.push(operator);
     await operator.next("ready", 60_000);
+    // One warm-up owner in its own namespace, so code compiled on first use is in the heap baseline.
+    await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: WARMUP_NS } });
+    await server.call("arm", { keys: [`dataapps/status ${PREFIX}warmup`] });
+    await client.create({ ...DataApp, metadata: { name: `${PREFIX}warmup`, namespace: WARMUP_NS }, spec: ownerSpec("warmup", 0) });
+    await server.next("write", 30_000, undefined, () => "the operator did not reconcile the warm-up owner");
+    await waitIdle(operator, QUIET_MS, 30_000);
+    await operator.call("warmed");
     log(`  ${owners} owners: LocalCluster and operator ready; creating owners`);
 
     // Converge.
@@ -156,7 +164,7 @@ async function measureSize(owners: number, opts: Options, log: (s: string) => vo
     }
     const serverRequests = s1.total - s0.total;
     const mem = await operator.call<{
-      rssBytes: number; heapBytes: number; objects: number; jsonBytes: number;
+      rssBytes: number; heapBytes: number; objects: number; jsonBytes: number; warmHeapBytes: number; warmObjects: number;
       baseline: { rssBytes: number; heapBytes: number }; beforeImport: { rssBytes: number }; afterImport: { rssBytes: number };
     }>("memory", {}, 120_000);
 
@@ -201,9 +209,10 @@ async function measureSize(owners: number, opts: Options, log: (s: string) => vo
       operatorRequests: serverRequests - userRequests,
       operatorRequestsByVerb: operatorByVerb,
       changeP50Ms: pct(change, 50), changeP99Ms: pct(change, 99), statusP50Ms: pct(status, 50), statusP99Ms: pct(status, 99),
-      cachedObjects: mem.objects,
+      cachedObjects: mem.objects - mem.warmObjects,
       objectJsonKiB: mem.jsonBytes / mem.objects / KIB,
-      heapPerObjectKiB: (mem.heapBytes - mem.baseline.heapBytes) / mem.objects / KIB,
+      heapPerObjectKiB: (mem.heapBytes - mem.warmHeapBytes) / (mem.objects - mem.warmObjects) / KIB,
+      heapMiB: mem.heapBytes / MIB,
       rssMiB: mem.rssBytes / MIB,
       baselineRssMiB: mem.baseline.rssBytes / MIB,
       heapBaselineMiB: mem.baseline.heapBytes / MIB,
@@ -247,6 +256,7 @@ const ROWS: Row[] = [
   { measure: "cached object size (JSON)", value: (m) => m.objectJsonKiB, fmt: (n) => `${n.toFixed(2)} KiB` },
   { measure: "heap per cached object", value: (m) => m.heapPerObjectKiB, fmt: (n) => `${n.toFixed(2)} KiB`,
     target: "≤ 2 KiB for a 1 KiB object", met: (all) => all.every((m) => m.heapPerObjectKiB <= 2 * Math.max(1, m.objectJsonKiB)) },
+  { measure: "operator heap after converge", value: (m) => m.heapMiB, fmt: mib },
   { measure: "operator RSS after converge", value: (m) => m.rssMiB, fmt: mib },
   { measure: "operator baseline RSS (nothing cached)", value: (m) => m.baselineRssMiB, fmt: mib },
   { measure: "idle requests/min beyond watch renewals", value: (m) => m.idleRequestsPerMin, fmt: (n) => n.toFixed(1),
@@ -264,7 +274,8 @@ function printTable(results: (Measures | Error)[], opts: Options): void {
     const ratio = first && last && first !== last ? row.value(last) / row.value(first) : NaN;
     const cells = results.map((r) => (r instanceof Error ? "failed" : row.fmt(row.value(r), r)));
     const ratioCell = Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : "";
-    const met = !row.met || !last || (row.ratio && !Number.isFinite(ratio)) ? "" : row.met(ok, ratio) ? "yes" : "no";
+    let met = !row.met || !last || (row.ratio && !Number.isFinite(ratio)) ? "" : row.met(ok, ratio) ? "yes" : "no";
+    if (met && !row.ratio && last!.owners !== 10_000) met += ` (at ${int(last!.owners)})`;
     return [row.measure, ...cells, ratioCell, row.target ?? "", met];
   });
   const widths = head.map((_, c) => Math.max(head[c]!.length, ...body.map((r) => r[c]!.length)));
@@ -284,6 +295,11 @@ function printTable(results: (Measures | Error)[], opts: Options): void {
         console.log(`  WARNING: after the run ${r.missingChildren} owners lack a child and ${r.staleStatus} have a stale status: the measures above are not of a converged system`);
       }
     }
+  }
+  for (let i = 1; i < ok.length; i++) {
+    const [a, b] = [ok[i - 1]!, ok[i]!];
+    const marginal = ((b.heapMiB - a.heapMiB) * MIB) / (b.cachedObjects - a.cachedObjects) / KIB;
+    console.log(`marginal heap per cached object from ${int(a.owners)} to ${int(b.owners)} owners: ${marginal.toFixed(2)} KiB (fixed costs cancel out)`);
   }
   console.log(`\n${JSON.stringify({ bench: "scale", workers: opts.workers, samples: opts.samples, idleSeconds: opts.idleS,
     results: results.map((r) => (r instanceof Error ? { error: r.message } : r)) })}`);
