@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- builder`: the Builder vs a naive client-node reconcile (GET then PUT every
- * object, as the Go operator-runtime does) for a Pinot-like owner with 16 children: time, API
- * requests and writes for the first, a no-op and a one-ConfigMap-changed reconcile, plus CPU
- * per no-op reconcile when live objects come from a cache.
+ * object, as the Go operator-runtime does) and vs apply-everything (a server-side apply of every
+ * object on every reconcile, as kubernetes-fluent-client does) for a Pinot-like owner with 16
+ * children: time, API requests and writes for the first, a no-op and a one-ConfigMap-changed
+ * reconcile, plus CPU per no-op reconcile when live objects come from a cache.
  *
  * The cache row reads through the shared informer `Cache` (namespace-scoped informers per
  * managed kind). Everything runs in one process with LocalCluster, so wall times include the
@@ -45,6 +46,12 @@ async function ownerIn(cluster: LocalCluster, client: ResourceClient, name: stri
   return client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS }, data: { role: "owner" } });
 }
 
+async function applyEverything(client: ResourceClient, owner: KubeObject, objects: KubeObject[]): Promise<void> {
+  for (const o of objects) {
+    await client.apply({ ...o, metadata: { ...o.metadata, namespace: NS, ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: owner.metadata!.name!, uid: owner.metadata!.uid!, controller: true }] } }, { force: true });
+  }
+}
+
 async function naiveReconcile(api: KubernetesObjectApi, owner: KubeObject, objects: KubeObject[]): Promise<void> {
   for (const o of objects) {
     const desired = { ...o, metadata: { ...o.metadata, namespace: NS, ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: owner.metadata!.name!, uid: owner.metadata!.uid!, controller: true }] } } as KubernetesObject;
@@ -66,6 +73,7 @@ export async function run(): Promise<void> {
   await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });
   const builderOwner = await ownerIn(cluster, client, "pinot-a");
   const naiveOwner = await ownerIn(cluster, client, "pinot-b");
+  const applyOwner = await ownerIn(cluster, client, "pinot-c");
   const build = (config = {}, reader?: ObjectReader) => {
     let b = new Builder({ client, owner: builderOwner, ...(reader ? { reader } : {}) });
     for (const o of pinotObjects("a", config)) {
@@ -79,13 +87,14 @@ export async function run(): Promise<void> {
   const changed = { broker: "pinot.broker.port=9001\n" };
   const api = KubernetesObjectApi.makeApiClient(cluster.kubeConfig);
 
-  const rows: { builder: Row; naive: Row }[] = [];
-  rows.push({ builder: await measure(cluster, "first reconcile", () => build().reconcile()),
-    naive: await measure(cluster, "first reconcile", () => naiveReconcile(api, naiveOwner, pinotObjects("b"))) });
-  rows.push({ builder: await measure(cluster, "no-op reconcile", () => build().reconcile()),
-    naive: await measure(cluster, "no-op reconcile", () => naiveReconcile(api, naiveOwner, pinotObjects("b"))) });
-  rows.push({ builder: await measure(cluster, "one ConfigMap changed", () => build(changed).reconcile()),
-    naive: await measure(cluster, "one ConfigMap changed", () => naiveReconcile(api, naiveOwner, pinotObjects("b", changed))) });
+  const rows: { builder: Row; naive: Row; apply: Row }[] = [];
+  for (const [scenario, config] of [["first reconcile", {}], ["no-op reconcile", {}], ["one ConfigMap changed", changed]] as const) {
+    rows.push({
+      builder: await measure(cluster, scenario, () => build(config).reconcile()),
+      naive: await measure(cluster, scenario, () => naiveReconcile(api, naiveOwner, pinotObjects("b", config))),
+      apply: await measure(cluster, scenario, () => applyEverything(client, applyOwner, pinotObjects("c", config))),
+    });
+  }
 
   // CPU per no-op reconcile with live objects from the informer cache (no API requests at all).
   const snapshot = new Cache({ client, kubeConfig: cluster.kubeConfig });
@@ -107,17 +116,17 @@ export async function run(): Promise<void> {
 
   const fmt = (r: Row) => `${r.ms.toFixed(1)} ms, ${r.requests} req, ${r.writes} writes`;
   const table = [
-    ["scenario", "Builder (SSA, hash + subset skip)", "naive GET+PUT (Go library style)"],
-    ...rows.map(({ builder, naive }) => [builder.scenario, fmt(builder), fmt(naive)]),
-    ["no-op, live objects from a cache", `${cpuMs.toFixed(3)} ms CPU, ${cachedMs.toFixed(3)} ms wall, ${cachedRequests} req (target < 2 ms CPU)`, "n/a (always 16 GET + 16 PUT)"],
+    ["scenario", "Builder (SSA, hash + subset skip)", "naive GET+PUT (Go library style)", "apply everything (kubernetes-fluent-client style)"],
+    ...rows.map(({ builder, naive, apply }) => [builder.scenario, fmt(builder), fmt(naive), fmt(apply)]),
+    ["no-op, live objects from a cache", `${cpuMs.toFixed(3)} ms CPU, ${cachedMs.toFixed(3)} ms wall, ${cachedRequests} req (target < 2 ms CPU)`, "n/a (always 16 GET + 16 PUT)", "n/a (always 16 applies)"],
   ];
-  const widths = [0, 1, 2].map((c) => Math.max(...table.map((r) => r[c]!.length)));
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...table.map((r) => r[c]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   console.log(`\nBuilder vs naive reconcile, Pinot-like owner with 16 children (Node ${process.version}, LocalCluster in-process)\n`);
   console.log(line(table[0]!));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const r of table.slice(1)) console.log(line(r));
   console.log("\nrequests by verb:");
-  for (const { builder, naive } of rows) console.log(`  ${builder.scenario}: Builder {${builder.byVerb}} · naive {${naive.byVerb}}`);
+  for (const { builder, naive, apply } of rows) console.log(`  ${builder.scenario}: Builder {${builder.byVerb}} · naive {${naive.byVerb}} · apply everything {${apply.byVerb}}`);
   console.log(`\n${JSON.stringify({ bench: "builder", rows, cachedNoOpCpuMs: cpuMs, cachedNoOpWallMs: cachedMs, cachedRequests })}`);
 }
