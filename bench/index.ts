@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<void>> = {
   runtime: async () => (await import("./runtime.ts")).run(),
   hash: async () => (await import("./hash.ts")).run(),
   memory: async () => (await import("./memory.ts")).run(),
+  baseline: async () => (await import("./baseline.ts")).run(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
