@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- <name> [options]`: runs one benchmark (or all with no name) and prints its
  * table. Benchmarks measure; they never assert. Available: cluster, builder, runtime, hash,
- * memory, scale. Arguments from the first `--option` on go to the benchmarks that take options
+ * memory, baseline, scale. Arguments from the first `--option` on go to the benchmarks that take options
  * (`npm run bench -- scale --owners 100`).
  */
 const benches: Record<string, (argv: string[]) => Promise<void>> = {
@@ -10,6 +10,7 @@ const benches: Record<string, (argv: string[]) => Promise<void>> = {
   runtime: async () => (await import("./runtime.ts")).run(),
   hash: async () => (await import("./hash.ts")).run(),
   memory: async () => (await import("./memory.ts")).run(),
+  baseline: async () => (await import("./baseline.ts")).run(),
   scale: async (argv) => (await import("./scale.ts")).run(argv),
 };
 

@@ -26,6 +26,15 @@ export const POSITIONAL: ListKinds = () => undefined;
  */
 export function listKindsOf(live: KubeObject | undefined): ListKinds {
   const kinds = new Map<string, ListKind>();
+  recordListKinds(live, kinds);
+  return listKindsIn(kinds);
+}
+
+/**
+ * Adds the list kinds `obj`'s managedFields reveal to `kinds` (keyed by the field names joined
+ * with NUL); a path already recorded keeps its kind. An object without managedFields adds none.
+ */
+export function recordListKinds(obj: KubeObject | undefined, kinds: Map<string, ListKind>): void {
   const visit = (node: unknown, names: readonly string[]): void => {
     if (node === null || typeof node !== "object") return;
     for (const [element, child] of Object.entries(node as Record<string, unknown>)) {
@@ -38,7 +47,11 @@ export function listKindsOf(live: KubeObject | undefined): ListKinds {
       } else if (tag === "i:") visit(child, names);
     }
   };
-  for (const entry of live?.metadata?.managedFields ?? []) visit(entry.fieldsV1, []);
+  for (const entry of obj?.metadata?.managedFields ?? []) visit(entry.fieldsV1, []);
+}
+
+/** The {@link ListKinds} lookup over kinds recorded by {@link recordListKinds}. */
+export function listKindsIn(kinds: ReadonlyMap<string, ListKind>): ListKinds {
   return (names) => kinds.get(names.join("\u0000"));
 }
 

@@ -15,7 +15,7 @@ import { scalarComparer } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
 import { ConfigOutcomes, withLiveConfigHashes } from "./config-hashes.ts";
 import { driftPatch } from "./drift.ts";
-import { listKindsOf } from "./list-items.ts";
+import { compareWithLive, listKindsFor } from "./live-lists.ts";
 import { knownScope, placementProblems } from "./ownership.ts";
 import { validateEntries } from "./validate-entries.ts";
 import { controlOf, notOwned } from "./control.ts";
@@ -168,7 +168,12 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
   const hash = stampDesiredHash(desired);
   const same = scalarComparer(desired.apiVersion);
   const sameHash = live?.metadata?.annotations?.[DESIRED_HASH_ANNOTATION] === hash;
-  if (live && sameHash && isSubset(desired, live, same, listKindsOf(live))) return { result: { ...ref, action: "unchanged" }, live };
+  if (live && sameHash) {
+    // A lean cached copy has no managedFields: compareWithLive reads the object only if its lists decide.
+    const compared = await compareWithLive(desired, live, same, { client, ref });
+    live = compared.live;
+    if (compared.unchanged) return { result: { ...ref, action: "unchanged" }, live };
+  }
   const reason = !live ? undefined : adopting ? "adopted: it had no controller" : sameHash ? "the live object drifted from the desired state" : "the desired state changed";
 
   const immutable = live ? (entry.rules.immutableChanges?.(live, desired) ?? []) : [];
@@ -203,7 +208,7 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
   if (ctx.dryRun) return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live };
   try {
     let applied = await client.apply(desired, { force: ctx.options.force ?? true });
-    const lists = listKindsOf(applied);
+    const lists = listKindsFor(client, applied);
     if (live && !isSubset(desired, applied, same, lists)) {
       // What the apply did not undo (a list no manager records a kind for): correct our own items only.
       const ops = driftPatch(desired, applied, same, lists);

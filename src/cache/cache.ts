@@ -10,6 +10,7 @@ import type { ReflectorTimings } from "./backoff.ts";
 import { abortable } from "./abortable.ts";
 import { fieldSelectorMatcher } from "./field-selector.ts";
 import { SharedInformer } from "./informer.ts";
+import type { CacheTransformOption } from "./transform.ts";
 import { labelSelectorMatcher } from "../util/label-selector.ts";
 
 /**
@@ -28,6 +29,24 @@ export interface CacheOptions {
   timings?: ReflectorTimings;
   /** How long `get`/`list` wait for an informer's first list before throwing (default 2 min). */
   readSyncTimeoutMs?: number;
+  /**
+   * What every informer stores of each object. Default: {@link stripManagedFields} — cached
+   * copies have no `metadata.managedFields` (often half an object's size). `"none"` keeps
+   * objects as the server sent them; a function of your own may strip more (switch on
+   * `obj.kind`; start from `stripManagedFields(obj)` to keep the default). The Builder reading
+   * through the cache works either way: see `BuilderOptions.reader`.
+   *
+   * @example
+   * ```ts
+   * new Cache({ client, kubeConfig, transform: "none" });  // keep managedFields
+   * new Cache({ client, kubeConfig, transform: (o) => {     // also drop a bulky annotation
+   *   const lean = stripManagedFields(o);
+   *   const { "kubectl.kubernetes.io/last-applied-configuration": _, ...annotations } = lean.metadata?.annotations ?? {};
+   *   return { ...lean, metadata: { ...lean.metadata, annotations } };
+   * } });
+   * ```
+   */
+  transform?: CacheTransformOption;
 }
 
 /**
@@ -44,7 +63,8 @@ export interface CacheOptions {
  * when the write returns). An all-namespaces informer serves reads of any namespace; a
  * namespace-scoped informer serves reads of its namespace when no all-namespaces one exists.
  *
- * Caveats: returned objects are the cached copies — read-only; copy before changing. A read
+ * Caveats: returned objects are the cached copies — read-only; copy before changing. They lack
+ * `metadata.managedFields` unless `transform: "none"` (see {@link CacheOptions.transform}). A read
  * for a namespace with no informer creates an all-namespaces informer (needs list/watch on the
  * kind cluster-wide): with namespace-only RBAC, call `informer(kind, { namespace })` first.
  * `list` ignores `limit` (like {@link ApiReader}, it returns everything); field selectors are
@@ -93,7 +113,7 @@ export class Cache implements ObjectReader, Runnable {
     if (!informer) {
       informer = new SharedInformer<KubeObject>({
         client: this.#o.client, kubeConfig: this.#o.kubeConfig, kind: { apiVersion: kind.apiVersion, kind: kind.kind },
-        namespace, logger: this.#log, timings: this.#o.timings,
+        namespace, logger: this.#log, timings: this.#o.timings, transform: this.#o.transform,
       });
       this.#informers.set(key, informer);
       if (this.#state === "started") this.#run(informer);

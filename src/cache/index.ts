@@ -16,6 +16,8 @@
 export { Cache } from "./cache.ts";
 export type { CacheOptions } from "./cache.ts";
 export { SharedInformer } from "./informer.ts";
+export { stripManagedFields } from "./transform.ts";
+export type { CacheTransform, CacheTransformOption } from "./transform.ts";
 export type { SharedInformerOptions } from "./informer.ts";
 export { Reflector } from "./reflector.ts";
 export type { ReflectorOptions, ReflectorSink, ReflectorStats } from "./reflector.ts";

@@ -12,6 +12,8 @@ import { Indexer, objectKey } from "./indexer.ts";
 import { Reflector } from "./reflector.ts";
 import type { ReflectorStats } from "./reflector.ts";
 import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
+import { resolveTransform } from "./transform.ts";
+import type { CacheTransform, CacheTransformOption } from "./transform.ts";
 
 /**
  * Options of {@link SharedInformer}.
@@ -36,6 +38,11 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   pageSize?: number | undefined;
   logger?: Logger | undefined;
   timings?: ReflectorTimings | undefined;
+  /**
+   * What is stored of each object (and handed to handlers): default {@link stripManagedFields},
+   * `"none"` keeps objects as the server sent them, or a {@link CacheTransform} of your own.
+   */
+  transform?: CacheTransformOption<T> | undefined;
 }
 
 /**
@@ -58,8 +65,12 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  * as integers (resourceVersions are opaque in general; every known API server uses integers).
  * An event with the same resourceVersion as the stored copy changes nothing.
  *
+ * Memory: objects are stored without `metadata.managedFields` unless `transform: "none"` (the
+ * default transform, as controller-runtime's); a 1 KiB object costs about 2 KiB of heap.
+ *
  * Caveats: objects handed out (by `get`, `list`, `byIndex` and to handlers) are the cached
  * copies: treat them as read-only, copy before changing. Handlers must be quick (enqueue work).
+ * They lack `managedFields` by default: read the object from the API when you need them.
  *
  * @example
  * ```ts
@@ -79,6 +90,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   readonly #reflector: Reflector<T>;
   readonly #handlers = new Set<{ h: InformerEventHandler<T> }>();
   readonly #log: Logger;
+  readonly #transform: CacheTransform<T> | undefined;
   readonly #synced: Promise<void>;
   #resolveSynced!: () => void;
   #hasSynced = false;
@@ -92,6 +104,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.namespace = options.namespace;
     this.name = `informer ${options.kind.apiVersion} ${options.kind.kind}${options.namespace ? ` in ${options.namespace}` : ""}`;
     this.#log = (options.logger ?? silentLogger).child({ kind: options.kind.kind, namespace: options.namespace ?? "*" });
+    this.#transform = resolveTransform(options.transform);
     this.#store = new Indexer<T>((index, obj, err) => this.#log.error("index function failed", { index, key: objectKey(obj), error: err }));
     this.#synced = new Promise((resolve) => (this.#resolveSynced = resolve));
     this.#reflector = new Reflector<T>({
@@ -99,8 +112,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
       labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize,
       logger: options.logger, timings: options.timings,
       sink: {
-        replace: (items) => this.#replace(items),
-        apply: (type, obj) => this.#apply(type, obj),
+        replace: (items) => this.#replace(this.#transform ? items.map((o) => this.#transform!(o)) : items),
+        apply: (type, obj) => this.#apply(type, this.#transform ? this.#transform(obj) : obj),
         stale: (stale) => this.#staleChanged(stale),
       },
     });

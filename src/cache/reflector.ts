@@ -87,8 +87,12 @@ export interface ReflectorStats {
 /** One run between start() and stop(). */
 interface Session {
   stopped: boolean;
-  /** Resolves when stop() is called. */
-  stopping: Promise<"stopped">;
+  /**
+   * Called once by stop(). Waits register here and remove themselves when they end: a
+   * `Promise.race` with a never-settling "stopping" promise would leave a reaction on it per
+   * wait, each holding what its wait resolved with (a whole list) until the reflector stops.
+   */
+  onStop: Set<() => void>;
   stop(): void;
   watch: WatchStream | undefined;
   loop: Promise<void>;
@@ -178,9 +182,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
   start(): void {
     if (this.running) return;
     this.#setStale(true);
-    let stop!: () => void;
-    const stopping = new Promise<"stopped">((resolve) => (stop = () => resolve("stopped")));
-    const session: Session = { stopped: false, stopping, stop, watch: undefined, loop: Promise.resolve() };
+    const onStop = new Set<() => void>();
+    const stop = () => {
+      for (const fn of [...onStop]) fn();
+      onStop.clear();
+    };
+    const session: Session = { stopped: false, onStop, stop, watch: undefined, loop: Promise.resolve() };
     this.#session = session;
     session.loop = this.#run(session).catch((err: unknown) => {
       // Unreachable by design; logged so a bug can never become an unhandled rejection.
@@ -336,15 +343,29 @@ export class Reflector<T extends KubeObject = KubeObject> {
     return retryAfter ? Math.max(delay, Math.min(retryAfter * 1000, this.#t.maxBackoffMs)) : delay;
   }
 
-  /** Waits for `p` or for stop(); a rejection of `p` after stop is swallowed. */
+  /** Waits for `p` or for stop(); a rejection of `p` after stop is swallowed. Holds nothing once settled. */
   #race<V>(s: Session, p: Promise<V>): Promise<V | "stopped"> {
     p.catch(() => undefined);
-    return Promise.race([p, s.stopping]);
+    if (s.stopped) return Promise.resolve("stopped");
+    return new Promise<V | "stopped">((resolve, reject) => {
+      const stopped = () => resolve("stopped");
+      s.onStop.add(stopped);
+      p.then(
+        (v) => {
+          s.onStop.delete(stopped);
+          resolve(v);
+        },
+        (err: unknown) => {
+          s.onStop.delete(stopped);
+          reject(err);
+        },
+      );
+    });
   }
 
   #sleep(s: Session, ms: number): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined;
     const slept = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    return Promise.race([slept, s.stopping]).finally(() => clearTimeout(timer));
+    return this.#race(s, slept).finally(() => clearTimeout(timer));
   }
 }

@@ -10,6 +10,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Kind, KubeObject } from "../client/types.ts";
 import { ResourceClient } from "../client/resource-client.ts";
 import { Cache } from "../cache/cache.ts";
+import type { CacheOptions } from "../cache/cache.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
 import { Controller } from "../controller/controller.ts";
@@ -63,6 +64,17 @@ export interface ManagerOptions {
    * client, reporting as the field manager; `false` records none.
    */
   recorder?: EventRecorder | false;
+  /**
+   * Options of the shared cache (`mgr.cache`). `transform` decides what each informer stores:
+   * by default objects without `metadata.managedFields` (see {@link CacheOptions.transform});
+   * `"none"` keeps them.
+   *
+   * @example
+   * ```ts
+   * new Manager({ kubeConfig, cache: { transform: "none" } });
+   * ```
+   */
+  cache?: Pick<CacheOptions, "transform">;
 }
 
 /**
@@ -133,7 +145,10 @@ export class Manager {
   constructor(options: ManagerOptions) {
     this.logger = options.logger ?? createLogger();
     this.client = new ResourceClient({ kubeConfig: options.kubeConfig, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
-    this.cache = new Cache({ client: this.client, kubeConfig: options.kubeConfig, logger: this.logger.child({ component: "cache" }) });
+    this.cache = new Cache({
+      client: this.client, kubeConfig: options.kubeConfig, logger: this.logger.child({ component: "cache" }),
+      ...(options.cache?.transform !== undefined ? { transform: options.cache.transform } : {}),
+    });
     this.recorder = options.recorder === false ? undefined
       : options.recorder ?? new EventRecorder({ sink: clientEventSink(this.client), controller: this.client.fieldManager });
     this.metrics = new Metrics();

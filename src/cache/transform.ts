@@ -1,0 +1,56 @@
+/** What an informer keeps of each object: by default everything but `metadata.managedFields`. */
+import type { KubeObject } from "../client/types.ts";
+
+/**
+ * Turns an object the API server sent into the copy an informer stores and hands to handlers.
+ * It receives a freshly parsed object no one else holds, and may return it changed or a new
+ * object; it must keep `metadata.name`, `namespace`, `uid` and `resourceVersion` (the store is
+ * keyed and ordered by them) and must not throw.
+ *
+ * @example
+ * ```ts
+ * // Lean Secrets: keep only the keys of their data.
+ * const transform: CacheTransform = (obj) => {
+ *   const lean = stripManagedFields(obj);
+ *   return obj.kind === "Secret" ? { ...lean, data: Object.fromEntries(Object.keys(obj.data ?? {}).map((k) => [k, ""])) } : lean;
+ * };
+ * ```
+ */
+export type CacheTransform<T extends KubeObject = KubeObject> = (obj: T) => T;
+
+/**
+ * The `transform` option of {@link Cache}, {@link SharedInformer} and the Manager: a
+ * {@link CacheTransform}, or `"none"` to store objects exactly as the server sent them.
+ * Unset means {@link stripManagedFields} (controller-runtime's default transform).
+ *
+ * @example
+ * ```ts
+ * const keep: CacheTransformOption = "none";               // cached copies keep managedFields
+ * const lean: CacheTransformOption = stripManagedFields;   // the default, spelled out
+ * ```
+ */
+export type CacheTransformOption<T extends KubeObject = KubeObject> = CacheTransform<T> | "none";
+
+/**
+ * The object without `metadata.managedFields` — the server-side-apply bookkeeping that is often
+ * larger than the object itself and that few readers need. Returns `obj` itself when it has
+ * none; otherwise a shallow copy with a new `metadata` (no `delete`, so both stay compact).
+ *
+ * @example
+ * ```ts
+ * stripManagedFields({ metadata: { name: "a", managedFields: [{ manager: "kubectl" }] } });
+ * // { metadata: { name: "a" } }
+ * ```
+ */
+export function stripManagedFields<T extends KubeObject>(obj: T): T {
+  const meta = obj.metadata;
+  if (!meta || meta.managedFields === undefined) return obj;
+  const { managedFields: _dropped, ...rest } = meta;
+  return { ...obj, metadata: rest };
+}
+
+/** The function an informer applies for `option` (undefined: store objects as received). */
+export function resolveTransform<T extends KubeObject>(option: CacheTransformOption<T> | undefined): CacheTransform<T> | undefined {
+  if (option === "none") return undefined;
+  return option ?? stripManagedFields;
+}
