@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- <name> [options]`: runs one benchmark (or all with no name) and prints its
  * table. Benchmarks measure; they never assert. Available: cluster, builder, runtime, hash,
- * memory, baseline, scale. Arguments from the first `--option` on go to the benchmarks that take options
+ * memory, baseline, scale (run by name only). Arguments from the first `--option` on go to the benchmarks that take options
  * (`npm run bench -- scale --owners 100`).
  */
 const benches: Record<string, (argv: string[]) => Promise<void>> = {
@@ -18,7 +18,8 @@ const args = process.argv.slice(2);
 const firstOption = args.findIndex((a) => a.startsWith("-"));
 const wanted = firstOption < 0 ? args : args.slice(0, firstOption);
 const options = firstOption < 0 ? [] : args.slice(firstOption);
-const names = wanted.length ? wanted : Object.keys(benches);
+// `scale` runs three processes per size for minutes: only when asked for by name.
+const names = wanted.length ? wanted : Object.keys(benches).filter((n) => n !== "scale");
 for (const name of names) {
   const bench = benches[name];
   if (!bench) {
