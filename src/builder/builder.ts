@@ -100,6 +100,19 @@ export interface BuilderOptions {
   component?: string;
   /** Roll workloads out one at a time, in the order they were added. Default false. */
   orderedRollout?: boolean;
+  /**
+   * How many objects of one phase (ConfigMaps and Secrets, storage, workloads, Services, custom
+   * objects) are reconciled at once. Phases still run in order, the next starting once every
+   * object of the previous one is done; results keep the order objects were added in; with
+   * `orderedRollout` workloads still go one at a time. `1` reconciles one object after another.
+   * An integer from 1; default 8.
+   *
+   * @example
+   * ```ts
+   * await new Builder({ client, owner, concurrency: 4 }).configMap(a).configMap(b).reconcile();
+   * ```
+   */
+  concurrency?: number;
   /** Take over fields other managers set (server-side apply `force`). Default true, as controllers should. */
   force?: boolean;
   /**
