@@ -9,7 +9,7 @@ import type { ReflectorTimings } from "./backoff.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import { abortable } from "./abortable.ts";
 import { Indexer, objectKey } from "./indexer.ts";
-import { OWNER_UID_INDEX, ownerUidIndexValues } from "./owner-index.ts";
+import { addOwnerIndex } from "./owner-index.ts";
 import { Reflector } from "./reflector.ts";
 import type { ReflectorStats } from "./reflector.ts";
 import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
@@ -53,7 +53,7 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  * network failure, a timeout) until a relist was stored or the server accepted the next watch;
  * handlers hear `caughtUp()` then. Controllers hold reconciles meanwhile (see `Controller`).
  *
- * Indexes: besides those added with `addIndex`, every informer keeps {@link OWNER_UID_INDEX}
+ * Indexes: besides those added with `addIndex`, every informer keeps `OWNER_UID_INDEX`
  * (objects by the UID of their controller), so `byIndex(OWNER_UID_INDEX, uid)` finds one owner's
  * children without scanning.
  *
@@ -98,7 +98,6 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.name = `informer ${options.kind.apiVersion} ${options.kind.kind}${options.namespace ? ` in ${options.namespace}` : ""}`;
     this.#log = (options.logger ?? silentLogger).child({ kind: options.kind.kind, namespace: options.namespace ?? "*" });
     this.#store = new Indexer<T>((index, obj, err) => this.#log.error("index function failed", { index, key: objectKey(obj), error: err }));
-    this.#store.addIndex(OWNER_UID_INDEX, ownerUidIndexValues);
     this.#synced = new Promise((resolve) => (this.#resolveSynced = resolve));
     this.#reflector = new Reflector<T>({
       client: options.client, kubeConfig: options.kubeConfig, kind: options.kind, namespace: options.namespace,
@@ -110,6 +109,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
         stale: (stale) => this.#staleChanged(stale),
       },
     });
+    addOwnerIndex(this);
   }
 
   /**

@@ -27,17 +27,22 @@ export function ownerUidIndexValues(obj: KubeObject): string[] {
   return values;
 }
 
+/** Informers that keep the owner index (every SharedInformer). */
+const indexed = new WeakSet<object>();
+
+/** Adds the owner index to `informer` and remembers that it has it. */
+export function addOwnerIndex<T extends KubeObject>(informer: Pick<Informer<T>, "addIndex">): void {
+  informer.addIndex(OWNER_UID_INDEX, ownerUidIndexValues);
+  indexed.add(informer);
+}
+
 /**
  * The objects of `informer` filed under `ownerUid` (in `namespace` when given): a lookup in the
  * owner index, so the cost follows this owner's children, not the informer's size. An informer
  * without the index (one a caller wrote) is scanned instead.
  */
 export function ownedIn<T extends KubeObject>(informer: Informer<T>, ownerUid: string, namespace: string | undefined): T[] {
-  let filed: T[];
-  try {
-    filed = informer.byIndex(OWNER_UID_INDEX, ownerUid);
-  } catch {
-    filed = informer.list(namespace).filter((o) => ownerUidIndexValues(o).includes(ownerUid));
-  }
+  if (!indexed.has(informer)) return informer.list(namespace).filter((o) => ownerUidIndexValues(o).includes(ownerUid));
+  const filed = informer.byIndex(OWNER_UID_INDEX, ownerUid);
   return namespace === undefined ? filed : filed.filter((o) => (o.metadata?.namespace ?? "") === namespace);
 }
