@@ -32,13 +32,14 @@ export { MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION, COMPONENT_LABEL } from "./bu
 export { RETAINED_BY_ANNOTATION } from "./store/retained.ts";
 export { InternalStore } from "./store/internal-store.ts";
 export { prune, isControlledBy } from "./store/prune.ts";
+export { OWNER_UID_LABEL } from "./store/owned-objects.ts";
 export type { PruneOptions } from "./store/prune.ts";
 export * from "./client/index.ts";
 export * from "./events/index.ts";
 export * from "./hash/index.ts";
 export * from "./errors.ts";
 export * from "./kinds/index.ts";
-export type { ObjectReader, ListOptions } from "./client/types.ts";
+export type { ObjectReader, OwnerIndexedReader, ListOptions } from "./client/types.ts";
 export { Manager, ControllerBuilder } from "./manager/manager.ts";
 export type { ManagerOptions, LeaderElectionOptions } from "./manager/manager.ts";
 export type { Runnable } from "./manager/runnable.ts";

@@ -30,3 +30,8 @@ export function rememberAppliedKinds(key: string, kinds: readonly KindRef[]): Ki
   for (const k of kinds) known.set(`${k.apiVersion}/${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });
   return [...known.values()];
 }
+
+/** Every kind remembered for `key`, without remembering anything. */
+export function appliedKinds(key: string): KindRef[] {
+  return [...(applied.peek(key)?.values() ?? [])];
+}

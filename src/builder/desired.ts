@@ -1,6 +1,6 @@
 /**
- * Turning what a caller passed to the Builder into the exact desired object: namespace, common
- * and managed-by labels, the owner's controller reference, Secret `stringData` folded into
+ * Turning what a caller passed to the Builder into the exact desired object: namespace, common,
+ * managed-by and owner-UID labels, the owner's controller reference, Secret `stringData` folded into
  * `data`, server-owned fields removed, and the desired-state hash annotation.
  */
 import type { KubeObject, OwnerReference } from "../client/types.ts";
@@ -9,6 +9,7 @@ import { hashObject } from "../hash/index.ts";
 import type { SameScalar } from "./scalars.ts";
 import { type ListKinds, matchingItems, POSITIONAL } from "./list-items.ts";
 import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
+import { OWNER_UID_LABEL } from "../store/owned-objects.ts";
 import { setMember } from "../util/own-member.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
@@ -58,7 +59,7 @@ export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObje
   for (const f of SERVER_OWNED) delete meta[f];
   if (ctx.namespaced) meta.namespace ??= ctx.namespace;
   else delete meta.namespace;
-  meta.labels = { ...ctx.labels, ...meta.labels, [MANAGED_BY_LABEL]: ctx.managedBy };
+  meta.labels = { ...ctx.labels, ...meta.labels, [MANAGED_BY_LABEL]: ctx.managedBy, [OWNER_UID_LABEL]: ctx.ownerRef.uid };
   if (ctx.component === undefined) delete meta.labels[COMPONENT_LABEL];
   else meta.labels[COMPONENT_LABEL] = ctx.component;
   const others = (meta.ownerReferences ?? []).filter((r) => r.uid !== ctx.ownerRef.uid);

@@ -2,11 +2,13 @@
  * One Builder pass: validate, prepare desired objects, reconcile them phase by phase, gate
  * ordered rollouts, and prune — or, for a plan, decide all of it without writing.
  */
-import type { KindRef, KubeObject, ObjectRef } from "../client/types.ts";
-import { appliedKindsKey, rememberAppliedKinds } from "./applied-kinds.ts";
+import type { KindRef, KubeObject, ObjectReader, ObjectRef } from "../client/types.ts";
+import { appliedKinds, appliedKindsKey, rememberAppliedKinds } from "./applied-kinds.ts";
 import { BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
 import { InternalStore } from "../store/internal-store.ts";
-import { prune } from "../store/prune.ts";
+import { pruneOwned } from "../store/prune.ts";
+import { OwnedObjects } from "../store/owned-objects.ts";
+import { mapBounded } from "../util/map-bounded.ts";
 import type { BuilderEntry, BuilderOptions } from "./builder.ts";
 import { COMPONENT_LABEL, controllerReference, DESIRED_HASH_ANNOTATION, isSubset, MANAGED_BY_LABEL, prepareDesired, stampDesiredHash } from "./desired.ts";
 import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
@@ -21,6 +23,8 @@ import { validateEntries } from "./validate-entries.ts";
 import { controlOf, notOwned } from "./control.ts";
 
 const PHASES = ["config", "storage", "workload", "service", "custom"] as const;
+/** Objects of one phase written at once by default (`BuilderOptions.concurrency`). */
+export const DEFAULT_CONCURRENCY = 8;
 const DEFAULT_MANAGED: KindRef[] = [
   { apiVersion: "v1", kind: "ConfigMap" },
   { apiVersion: "v1", kind: "Secret" },
@@ -77,37 +81,50 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
     return { entry, desired, ref: refOf(desired, desired.metadata?.namespace) };
   });
 
-  // 3. Config hashes for workloads: this pass's ConfigMaps/Secrets once they reconciled, else the live ones.
+  // 3. This owner's live children: one list per kind by the owner-UID label from the API (what
+  // prune needs too), nothing but index lookups from a cache; never other owners' objects.
+  const ownerUid = options.owner.metadata?.uid;
+  const managedBy = { key: MANAGED_BY_LABEL, value: fieldManager };
+  const component = { key: COMPONENT_LABEL, value: options.component };
+  const owned = new OwnedObjects({ reader, owner: options.owner, namespace, managedBy, component });
+  const added = prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind }));
+  const appliedKey = ownerUid ? appliedKindsKey(ownerUid, fieldManager, options.component) : undefined;
+  const prunePvcs = options.prune !== false && options.prune?.persistentVolumeClaims === true;
+  const pruneKinds = uniqueKinds([...DEFAULT_MANAGED, ...added, ...(appliedKey ? appliedKinds(appliedKey) : []), ...(options.manages ?? [])])
+    .filter((k) => prunePvcs || !(k.kind === "PersistentVolumeClaim" && k.apiVersion === "v1"));
+  owned.prefetch(uniqueKinds([...added, ...(options.prune === false ? [] : pruneKinds)]));
+
+  // 4. Config hashes for workloads: this pass's ConfigMaps/Secrets once they reconciled, else the live ones.
   const configs = new ConfigOutcomes();
   for (const p of prepared) if (p.entry.rules.phase === "config") configs.desire(p.desired, p.ref.namespace);
 
-  // 4. Reconcile phase by phase.
+  // 5. Reconcile phase by phase; the objects of a phase at once (up to `concurrency`), except
+  // gated workloads, which roll out one after another.
   const notes = new EventNotes(options.recorder, options.owner);
+  const ctx: PassContext = { options, fieldManager, owned, dryRun, notes };
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   let blockedBy: string | undefined;
   for (const phase of PHASES) {
-    for (const p of prepared.filter((x) => x.entry.rules.phase === phase)) {
-      const gated = phase === "workload" && options.orderedRollout === true;
-      if (gated && blockedBy) {
-        results.push({ ...p.ref, action: "waiting", reason: `waiting for ${blockedBy}` });
-        continue;
-      }
-      if (phase === "workload") {
-        const hashed = await withLiveConfigHashes(p.desired, p.ref, configs, reader);
-        if ("held" in hashed) {
-          results.push(hashed.held);
-          if (gated) blockedBy = gateAfter(p, hashed.held, undefined);
+    const inPhase = prepared.filter((x) => x.entry.rules.phase === phase);
+    if (phase === "workload" && options.orderedRollout === true) {
+      for (const p of inPhase) {
+        if (blockedBy) {
+          results.push({ ...p.ref, action: "waiting", reason: `waiting for ${blockedBy}` });
           continue;
         }
-        p.desired = hashed.object;
+        const { result, live } = await reconcileWorkload(p, configs, reader, ctx);
+        results.push(result);
+        blockedBy = gateAfter(p, result, live);
       }
-      const { result, live } = await reconcileOne(p, { options, fieldManager, reader, dryRun, notes });
-      results.push(result);
-      if (phase === "config") configs.reconciled(result);
-      if (gated) blockedBy = gateAfter(p, result, live);
+      continue;
     }
+    const phaseResults = await mapBounded(inPhase, concurrency, async (p) =>
+      (phase === "workload" ? await reconcileWorkload(p, configs, reader, ctx) : await reconcileOne(p, ctx)).result);
+    results.push(...phaseResults);
+    if (phase === "config") for (const r of phaseResults) configs.reconciled(r);
   }
 
-  // 5. Prune, only when every object succeeded.
+  // 6. Prune, only when every object succeeded.
   const notDone = results.filter((r) => r.action === "failed" || r.action === "waiting");
   let pruneSkipped: string | undefined;
   if (options.prune === false) pruneSkipped = "pruning is turned off";
@@ -115,17 +132,13 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   else {
     const store = new InternalStore();
     for (const p of prepared) store.add(p.desired);
-    const added = prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind }));
-    const ownerUid = options.owner.metadata?.uid;
     // Kinds earlier passes of this process applied for this owner: pruned even when this pass adds none.
-    const remembered = ownerUid && !dryRun ? rememberAppliedKinds(appliedKindsKey(ownerUid, fieldManager, options.component), added) : [];
-    const kinds = uniqueKinds([...DEFAULT_MANAGED, ...added, ...remembered, ...(options.manages ?? [])]);
-    results.push(...(await prune({
-      reader, deleter: client, owner: options.owner, managedBy: { key: MANAGED_BY_LABEL, value: fieldManager },
-      component: { key: COMPONENT_LABEL, value: options.component }, kinds, namespace, store,
-      persistentVolumeClaims: options.prune?.persistentVolumeClaims === true, dryRun,
+    if (appliedKey && !dryRun) rememberAppliedKinds(appliedKey, added);
+    results.push(...(await pruneOwned({
+      reader, deleter: client, owner: options.owner, managedBy, component, kinds: pruneKinds, namespace, store,
+      persistentVolumeClaims: prunePvcs, dryRun,
       onDeleted: (obj) => notes.deleted(obj),
-    })));
+    }, owned)));
   }
   return summarize(results, { dryRun, pruneSkipped, waitingOn: blockedBy });
 }
@@ -133,9 +146,18 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
 interface PassContext {
   options: BuilderOptions;
   fieldManager: string;
-  reader: NonNullable<BuilderOptions["reader"]>;
+  /** Where live children are read (this pass's lists, or the reader). */
+  owned: OwnedObjects;
   dryRun: boolean;
   notes: EventNotes;
+}
+
+/** A workload with its config hashes, or the result that holds it back this pass. */
+async function reconcileWorkload(p: Prepared, configs: ConfigOutcomes, reader: ObjectReader, ctx: PassContext): Promise<{ result: ObjectResult; live: KubeObject | undefined }> {
+  const hashed = await withLiveConfigHashes(p.desired, p.ref, configs, reader);
+  if ("held" in hashed) return { result: hashed.held, live: undefined };
+  p.desired = hashed.object;
+  return reconcileOne(p, ctx);
 }
 
 async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: ObjectResult; live: KubeObject | undefined }> {
@@ -143,7 +165,7 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
   const client = ctx.options.client;
   let live: KubeObject | undefined;
   try {
-    live = await ctx.reader.get(ref);
+    live = await ctx.owned.get(ref);
   } catch (err) {
     return { result: { ...ref, action: "failed", error: err as Error }, live };
   }

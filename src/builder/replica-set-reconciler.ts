@@ -10,6 +10,7 @@ import { Expectations } from "../controller/expectations.ts";
 import { controllerOf, setControllerReference } from "../controller/controller-ref.ts";
 import { BuilderValidationError, isNotFound } from "../errors.ts";
 import { isControlledBy } from "../store/prune.ts";
+import { ownedIn } from "../cache/owner-index.ts";
 import type { BuilderEventRecorder } from "./builder.ts";
 import { EventNotes } from "./event-notes.ts";
 import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
@@ -241,7 +242,8 @@ export class ReplicaSetReconciler<T extends KubeObject> {
     const namespace = owner.metadata.namespace;
     const informer = this.#source.informer(this.#kind);
     if (!informer.hasSynced()) await informer.synced();
-    const members = informer.list(namespace)
+    // Through the informer's owner index: the cost follows this owner's members, not the namespace's objects.
+    const members = ownedIn(informer, uid, namespace)
       .filter((o) => isControlledBy(o, owner) && o.metadata?.labels?.[REPLICA_SET_LABEL] === this.name && isActive(o));
     const readyReplicas = members.filter((m) => this.#isReady(m)).length;
     const counts = { members, replicas: members.length, readyReplicas };

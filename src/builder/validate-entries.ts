@@ -33,6 +33,10 @@ export function validateEntries(options: BuilderOptions, entries: readonly Build
     const why = typeof options.component !== "string" ? `is ${JSON.stringify(options.component) ?? typeof options.component}, not a string` : options.component === "" ? "is empty" : labelValue(options.component);
     if (why) problems.push(new BuilderValidationError("Builder", "component", why, 'name the component with a label value such as "broker", or leave the option out'));
   }
+  if (options.concurrency !== undefined && !(Number.isInteger(options.concurrency) && options.concurrency >= 1)) {
+    problems.push(new BuilderValidationError("Builder", "concurrency", `is ${JSON.stringify(options.concurrency) ?? typeof options.concurrency}, not an integer >= 1`,
+      "pass how many objects of a phase to write at once, e.g. 8, or 1 for one after another"));
+  }
   const namespace = options.namespace ?? options.owner.metadata?.namespace;
   const store = new InternalStore();
   const filled: BuilderEntry[] = [];

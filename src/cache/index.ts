@@ -23,6 +23,7 @@ export { Reflector } from "./reflector.ts";
 export type { ReflectorOptions, ReflectorSink, ReflectorStats } from "./reflector.ts";
 export type { ReflectorTimings } from "./backoff.ts";
 export { objectKey } from "./indexer.ts";
+export { OWNER_UID_INDEX } from "./owner-index.ts";
 export { labelSelectorFromObject, labelSelectorMatcher, parseLabelSelector } from "../util/label-selector.ts";
 export type { LabelOperator, LabelRequirement, LabelSelector, LabelSelectorObject, LabelSelectorRequirementObject } from "../util/label-selector.ts";
 export { escapeFieldValue, parseFieldSelector } from "../util/field-selector.ts";

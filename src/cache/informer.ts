@@ -9,6 +9,7 @@ import type { ReflectorTimings } from "./backoff.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import { abortable } from "./abortable.ts";
 import { Indexer, objectKey } from "./indexer.ts";
+import { addOwnerIndex } from "./owner-index.ts";
 import { Reflector } from "./reflector.ts";
 import type { ReflectorStats } from "./reflector.ts";
 import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
@@ -58,6 +59,10 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  * Staleness: {@link isStale} answers true from the moment a watch ends (a server restart, a
  * network failure, a timeout) until a relist was stored or the server accepted the next watch;
  * handlers hear `caughtUp()` then. Controllers hold reconciles meanwhile (see `Controller`).
+ *
+ * Indexes: besides those added with `addIndex`, every informer keeps `OWNER_UID_INDEX`
+ * (objects by the UID of their controller), so `byIndex(OWNER_UID_INDEX, uid)` finds one owner's
+ * children without scanning.
  *
  * Guarantees: handlers run after the store holds the new state, in event order, one at a
  * time; a throwing handler is logged and does not affect others. An event whose
@@ -117,6 +122,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
         stale: (stale) => this.#staleChanged(stale),
       },
     });
+    addOwnerIndex(this);
   }
 
   /**

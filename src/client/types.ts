@@ -42,3 +42,22 @@ export interface ObjectReader {
   list<T extends KubeObject = KubeObject>(kind: Kind<T>, options?: ListOptions): Promise<T[]>;
 }
 
+/**
+ * An {@link ObjectReader} that also finds one owner's objects through an owner index (the
+ * informer {@link Cache} is one): a lookup whose cost follows that owner's children, however
+ * many other owners' objects the reader holds. The Builder and `prune` use it when the reader
+ * has it, and otherwise list by the owner-UID label (`OWNER_UID_LABEL`).
+ *
+ * @example
+ * ```ts
+ * const reader: OwnerIndexedReader = mgr.cache;
+ * const mine = await reader.listByOwner(ConfigMap, owner.metadata!.uid!, { namespace: "default" });
+ * ```
+ */
+export interface OwnerIndexedReader extends ObjectReader {
+  /**
+   * Objects of `kind` whose controller ownerReference carries `ownerUid` (and PersistentVolumeClaims
+   * a Builder retains for that owner), in `options.namespace` when given.
+   */
+  listByOwner<T extends KubeObject = KubeObject>(kind: Kind<T>, ownerUid: string, options?: { namespace?: string }): Promise<T[]>;
+}

@@ -14,8 +14,12 @@
  * object; a failed list is one `failed` result named `*` for that kind (none of its objects is
  * pruned), and the other kinds are still pruned.
  *
- * Caveats: lists come from the reader: with an informer cache they cost no API calls; with the
- * API reader one list per managed kind.
+ * How the owner's objects are found (never by listing every managed object of the namespace):
+ * a reader with an owner index (the informer `Cache`) answers from it, at no API cost and
+ * without looking at other owners' objects; any other reader (the API) lists each managed kind
+ * by the owner-UID label (`OWNER_UID_LABEL`), which the API server filters on, so the answer holds only this
+ * owner's objects. Objects written before that label existed are found by a legacy sweep (see
+ * `./owned-objects.ts`) on the owner's first prune in a process.
  *
  * RBAC: list and delete on every managed kind.
  */
@@ -25,6 +29,7 @@ import type { ObjectResult } from "../builder/reconcile-result.ts";
 import type { InternalStore } from "./internal-store.ts";
 import { isNotFound } from "../errors.ts";
 import { isRetainedBy } from "./retained.ts";
+import { OwnedObjects } from "./owned-objects.ts";
 
 /** The deleting side of a client. */
 export interface ObjectDeleter {
@@ -78,6 +83,13 @@ export function isControlledBy(obj: ModelObject, owner: ModelObject): boolean {
 
 /** Deletes the owner's objects that are not desired; returns one result per candidate. */
 export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
+  return pruneOwned(options, new OwnedObjects({
+    reader: options.reader, owner: options.owner, namespace: options.namespace, managedBy: options.managedBy, component: options.component,
+  }));
+}
+
+/** {@link prune} over the owner's objects as `owned` finds them (the Builder shares its pass's reads). */
+export async function pruneOwned(options: PruneOptions, owned: OwnedObjects): Promise<ObjectResult[]> {
   const ownerUid = options.owner.metadata?.uid;
   if (!ownerUid) return [];
   const { key, value } = options.managedBy;
@@ -87,10 +99,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
     if (kind.kind === "PersistentVolumeClaim" && kind.apiVersion === "v1" && !options.persistentVolumeClaims) continue;
     let live: KubeObject[];
     try {
-      live = await options.reader.list(kind, {
-        ...(options.namespace ? { namespace: options.namespace } : {}),
-        labelSelector: `${key}=${value},${component.value === undefined ? `!${component.key}` : `${component.key}=${component.value}`}`,
-      });
+      live = await owned.candidates(kind);
     } catch (err) {
       results.push({
         apiVersion: kind.apiVersion, kind: kind.kind, name: "*", ...(options.namespace ? { namespace: options.namespace } : {}),
@@ -98,6 +107,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
       });
       continue;
     }
+    const failedBefore = results.length;
     for (const obj of live) {
       const m = obj.metadata ?? {};
       if (m.labels?.[key] !== value) continue;
@@ -124,6 +134,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
         results.push({ ...base, action: "failed", error: err as Error });
       }
     }
+    if (!options.dryRun && !results.slice(failedBefore).some((r) => r.action === "failed")) owned.swept(kind);
   }
   return results;
 }
