@@ -35,3 +35,8 @@ export function rememberAppliedKinds(key: string, kinds: readonly KindRef[]): Ki
 export function appliedKinds(key: string): KindRef[] {
   return [...(applied.peek(key)?.values() ?? [])];
 }
+
+/** Forgets one kind remembered for `key` (its resource is no longer served). */
+export function forgetAppliedKind(key: string, kind: KindRef): void {
+  applied.peek(key)?.delete(`${kind.apiVersion}/${kind.kind}`);
+}

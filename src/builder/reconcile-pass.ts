@@ -3,7 +3,7 @@
  * ordered rollouts, and prune — or, for a plan, decide all of it without writing.
  */
 import type { KindRef, KubeObject, ObjectReader, ObjectRef } from "../client/types.ts";
-import { appliedKinds, appliedKindsKey, rememberAppliedKinds } from "./applied-kinds.ts";
+import { appliedKinds, appliedKindsKey, forgetAppliedKind, rememberAppliedKinds } from "./applied-kinds.ts";
 import { BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
 import { InternalStore } from "../store/internal-store.ts";
 import { pruneOwned } from "../store/prune.ts";
@@ -90,7 +90,8 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   const added = prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind }));
   const appliedKey = ownerUid ? appliedKindsKey(ownerUid, fieldManager, options.component) : undefined;
   const prunePvcs = options.prune !== false && options.prune?.persistentVolumeClaims === true;
-  const pruneKinds = uniqueKinds([...DEFAULT_MANAGED, ...added, ...(appliedKey ? appliedKinds(appliedKey) : []), ...(options.manages ?? [])])
+  const remembered = appliedKey ? appliedKinds(appliedKey) : [];
+  const pruneKinds = uniqueKinds([...DEFAULT_MANAGED, ...added, ...remembered, ...(options.manages ?? [])])
     .filter((k) => prunePvcs || !(k.kind === "PersistentVolumeClaim" && k.apiVersion === "v1"));
   owned.prefetch(uniqueKinds([...added, ...(options.prune === false ? [] : pruneKinds)]));
 
@@ -138,7 +139,13 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
       reader, deleter: client, owner: options.owner, managedBy, component, kinds: pruneKinds, namespace, store,
       persistentVolumeClaims: prunePvcs, dryRun,
       onDeleted: (obj) => notes.deleted(obj),
-    }, owned)));
+    }, owned, (kind) => {
+      // A kind only remembered from earlier passes whose resource is gone (its CRD removed): forgotten.
+      const named = [...DEFAULT_MANAGED, ...added, ...(options.manages ?? [])].some((k) => k.apiVersion === kind.apiVersion && k.kind === kind.kind);
+      if (named || !appliedKey) return false;
+      if (!dryRun) forgetAppliedKind(appliedKey, kind);
+      return true;
+    })));
   }
   return summarize(results, { dryRun, pruneSkipped, waitingOn: blockedBy });
 }

@@ -88,8 +88,12 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
   }));
 }
 
-/** {@link prune} over the owner's objects as `owned` finds them (the Builder shares its pass's reads). */
-export async function pruneOwned(options: PruneOptions, owned: OwnedObjects): Promise<ObjectResult[]> {
+/**
+ * {@link prune} over the owner's objects as `owned` finds them (the Builder shares its pass's
+ * reads). `servedOrForget(kind)` is asked when listing a kind answers 404 (the kind is not served,
+ * e.g. its CRD was removed): true skips the kind without a failure (nothing of it can be left).
+ */
+export async function pruneOwned(options: PruneOptions, owned: OwnedObjects, forgetUnserved?: (kind: Kind) => boolean): Promise<ObjectResult[]> {
   const ownerUid = options.owner.metadata?.uid;
   if (!ownerUid) return [];
   const { key, value } = options.managedBy;
@@ -101,6 +105,7 @@ export async function pruneOwned(options: PruneOptions, owned: OwnedObjects): Pr
     try {
       live = await owned.candidates(kind);
     } catch (err) {
+      if (isNotFound(err) && forgetUnserved?.(kind)) continue;
       results.push({
         apiVersion: kind.apiVersion, kind: kind.kind, name: "*", ...(options.namespace ? { namespace: options.namespace } : {}),
         action: "failed", reason: `listing ${kind.kind} objects to prune failed: none of them was pruned this pass`, error: err as Error,

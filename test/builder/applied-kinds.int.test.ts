@@ -4,7 +4,7 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { Builder, ResourceClient } from "../../src/index.ts";
 import { Card, installKinds } from "../kinds/fixtures.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
-import { within } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 
 const card = (name: string) => ({ apiVersion: "example.com/v1", kind: "Card", metadata: { name }, spec: { text: name } });
 
@@ -47,5 +47,20 @@ describe("a Builder prunes kinds earlier passes applied for the owner, without `
     assert.equal(planned.objects[0]?.action, "created");
     const none = await new Builder({ client, owner }).reconcile();
     assert.deepEqual(none.objects, [], "a plan applied nothing, so there is nothing to prune");
+  });
+
+  it("forgets a remembered kind whose CRD was removed, instead of failing every pass (runs last: removes the Card CRD)", async () => {
+    const owner = await createDataApp(cluster.url, "sets", "optional");
+    assert.ok((await new Builder({ client, owner }).object(card("optional-card")).reconcile()).ok);
+    await client.delete({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: "cards.example.com" });
+    await waitFor(async () => (await raw(cluster.url, "GET", "/apis/example.com/v1/cards")).code === 404, "Cards no longer served");
+    const pass = () => new Builder({ client, owner }).configMap({ metadata: { name: "optional-config" }, data: { a: "1" } }).reconcile();
+    const first = await pass();
+    assert.equal(first.ok, true, first.errors.map((e) => e.message).join("\n"));
+    assert.deepEqual(first.objects.map((o) => `${o.action} ${o.kind}`), ["created ConfigMap"]);
+    cluster.requests.clear();
+    const second = await pass();
+    assert.equal(second.ok, true);
+    assert.equal(cluster.requests.count({ resource: "cards" }), 0, "the forgotten kind is not listed again");
   });
 });
