@@ -72,8 +72,48 @@ export interface ObjectStoreOptions {
   historyBytes?: number;
 }
 
+/** One namespace's objects of one resource, with its names kept sorted between additions. */
+class NamespaceBucket {
+  readonly byName = new Map<string, StoredObject>();
+  /** Sorted names, or undefined after a name came or went (updates keep it). */
+  sorted: string[] | undefined;
+
+  /** The objects in name order. */
+  inOrder(): StoredObject[] {
+    this.sorted ??= [...this.byName.keys()].sort(cmp);
+    return this.sorted.map((n) => this.byName.get(n)!);
+  }
+}
+
+/** One resource's objects, by namespace ("" for cluster-scoped ones). */
+class ResourceBucket {
+  readonly namespaces = new Map<string, NamespaceBucket>();
+  sortedNamespaces: string[] | undefined;
+  size = 0;
+
+  namespaceOrder(): string[] {
+    return (this.sortedNamespaces ??= [...this.namespaces.keys()].sort(cmp));
+  }
+}
+
+/**
+ * Work counters: objects handed to lists (and watches' initial state) and examined by the
+ * garbage collector. Tests read them (through `costProbe` in `cost-probe.ts`) to assert that a
+ * request's cost does not grow with objects it does not concern.
+ */
+export interface StoreCost {
+  /** Objects a list or a watch's initial state walked through, before selectors. */
+  listed: number;
+  /** Objects the garbage collector looked at. */
+  collected: number;
+}
+
 /**
  * Objects by storage key and namespace/name, with history.
+ *
+ * Indexes: each resource's objects by namespace (lists and namespace deletion touch only the
+ * namespace asked for), every object by UID, and dependents by owner UID (the garbage
+ * collector visits only the dependents of an owner that changed).
  *
  * The history is bounded by count and by bytes: the oldest changes are dropped until both
  * bounds hold (the byte bound never drops the newest change). A watch or a `continue` token
@@ -81,7 +121,11 @@ export interface ObjectStoreOptions {
  */
 export class ObjectStore {
   #rv = 0;
-  #buckets = new Map<string, Map<string, StoredObject>>();
+  #buckets = new Map<string, ResourceBucket>();
+  /** Every stored object by UID. */
+  #byUid = new Map<string, StoredObject>();
+  /** Owner UID → dependent UID → dependent, from each stored object's ownerReferences. */
+  #dependents = new Map<string, Map<string, StoredObject>>();
   #history: Change[] = [];
   #historyStart = 0;
   /** Sum of {@link changeBytes} over the kept history. */
@@ -91,6 +135,8 @@ export class ObjectStore {
   readonly #historySize: number;
   readonly #historyBytes: number;
   readonly #listeners: ChangeListener[] = [];
+  /** Work counters (for tests; see {@link StoreCost}). */
+  readonly cost: StoreCost = { listed: 0, collected: 0 };
 
   constructor(options: ObjectStoreOptions = {}) {
     this.#historySize = options.historySize ?? DEFAULT_HISTORY_SIZE;
@@ -112,22 +158,44 @@ export class ObjectStore {
   }
 
   get(storageKey: string, namespace: string, name: string): StoredObject | undefined {
-    return this.#buckets.get(storageKey)?.get(key(namespace, name));
+    return this.#buckets.get(storageKey)?.namespaces.get(namespace)?.byName.get(name);
   }
 
-  /** Objects of one resource, optionally of one namespace, sorted by namespace/name. */
+  /**
+   * Objects of one resource, optionally of one namespace, sorted by namespace/name. Only the
+   * namespace asked for is walked.
+   */
   list(storageKey: string, namespace?: string): StoredObject[] {
     const bucket = this.#buckets.get(storageKey);
     if (!bucket) return [];
-    const out: StoredObject[] = [];
-    for (const o of bucket.values()) if (namespace === undefined || o.namespace === namespace) out.push(o);
-    out.sort((a, b) => (a.namespace === b.namespace ? cmp(a.name, b.name) : cmp(a.namespace, b.namespace)));
+    let out: StoredObject[];
+    if (namespace !== undefined) {
+      out = bucket.namespaces.get(namespace)?.inOrder() ?? [];
+    } else {
+      out = [];
+      for (const ns of bucket.namespaceOrder()) for (const o of bucket.namespaces.get(ns)!.inOrder()) out.push(o);
+    }
+    this.cost.listed += out.length;
     return out;
   }
 
-  /** Every stored object (for the garbage collector). */
-  *all(): Iterable<StoredObject> {
-    for (const bucket of this.#buckets.values()) yield* bucket.values();
+  /** Every object of one namespace, of every resource (namespace deletion). */
+  *inNamespace(namespace: string): Iterable<StoredObject> {
+    for (const bucket of this.#buckets.values()) {
+      const ns = bucket.namespaces.get(namespace);
+      if (ns) yield* [...ns.byName.values()];
+    }
+  }
+
+  /** The stored object with this UID. */
+  byUid(uid: string): StoredObject | undefined {
+    return this.#byUid.get(uid);
+  }
+
+  /** Stored objects whose ownerReferences name `ownerUid` (in no particular order). */
+  dependentsOf(ownerUid: string): StoredObject[] {
+    const deps = this.#dependents.get(ownerUid);
+    return deps ? [...deps.values()] : [];
   }
 
   /** Count of stored objects. */
@@ -146,10 +214,20 @@ export class ObjectStore {
     obj.metadata = { ...obj.metadata, resourceVersion: String(rv) };
     const stored = new StoredObject(storageKey, obj);
     let bucket = this.#buckets.get(storageKey);
-    if (!bucket) this.#buckets.set(storageKey, (bucket = new Map()));
-    const k = key(stored.namespace, stored.name);
-    const previous = bucket.get(k);
-    bucket.set(k, stored);
+    if (!bucket) this.#buckets.set(storageKey, (bucket = new ResourceBucket()));
+    let ns = bucket.namespaces.get(stored.namespace);
+    if (!ns) {
+      bucket.namespaces.set(stored.namespace, (ns = new NamespaceBucket()));
+      bucket.sortedNamespaces = undefined;
+    }
+    const previous = ns.byName.get(stored.name);
+    ns.byName.set(stored.name, stored);
+    if (!previous) {
+      ns.sorted = undefined;
+      bucket.size++;
+    }
+    if (previous) this.#unindex(previous);
+    this.#index(stored);
     this.#record({ rv, type: previous ? "MODIFIED" : "ADDED", object: stored, previous });
     return stored;
   }
@@ -157,9 +235,9 @@ export class ObjectStore {
   /** Removes an object; the DELETED change carries its last state with the deletion's RV. */
   remove(existing: StoredObject): StoredObject {
     const bucket = this.#buckets.get(existing.storageKey);
-    const k = key(existing.namespace, existing.name);
-    if (bucket?.get(k) !== existing) return existing;
-    bucket.delete(k);
+    const ns = bucket?.namespaces.get(existing.namespace);
+    if (!bucket || ns?.byName.get(existing.name) !== existing) return existing;
+    this.#forget(bucket, ns, existing);
     const rv = ++this.#rv;
     const last = existing.object();
     last.metadata = { ...last.metadata, resourceVersion: String(rv) };
@@ -170,7 +248,40 @@ export class ObjectStore {
 
   /** Drops a whole resource's storage (CRD deletion) without history events. */
   dropStorage(storageKey: string): void {
+    const bucket = this.#buckets.get(storageKey);
+    if (!bucket) return;
+    for (const ns of bucket.namespaces.values()) for (const o of ns.byName.values()) this.#unindex(o);
     this.#buckets.delete(storageKey);
+  }
+
+  #forget(bucket: ResourceBucket, ns: NamespaceBucket, o: StoredObject): void {
+    ns.byName.delete(o.name);
+    ns.sorted = undefined;
+    bucket.size--;
+    if (ns.byName.size === 0) {
+      bucket.namespaces.delete(o.namespace);
+      bucket.sortedNamespaces = undefined;
+    }
+    this.#unindex(o);
+  }
+
+  #index(o: StoredObject): void {
+    if (o.uid) this.#byUid.set(o.uid, o);
+    for (const ref of o.ownerReferences ?? []) {
+      let deps = this.#dependents.get(ref.uid);
+      if (!deps) this.#dependents.set(ref.uid, (deps = new Map()));
+      deps.set(o.uid, o);
+    }
+  }
+
+  #unindex(o: StoredObject): void {
+    if (this.#byUid.get(o.uid) === o) this.#byUid.delete(o.uid);
+    for (const ref of o.ownerReferences ?? []) {
+      const deps = this.#dependents.get(ref.uid);
+      if (deps?.get(o.uid) !== o) continue;
+      deps.delete(o.uid);
+      if (deps.size === 0) this.#dependents.delete(ref.uid);
+    }
   }
 
   /**
@@ -235,10 +346,6 @@ export class ObjectStore {
  */
 function changeBytes(change: Change): number {
   return change.object.json.length;
-}
-
-function key(namespace: string, name: string): string {
-  return namespace === "" ? name : `${namespace}/${name}`;
 }
 
 function cmp(a: string, b: string): number {
