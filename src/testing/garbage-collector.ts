@@ -25,6 +25,7 @@ export class GarbageCollector {
   /** UIDs of deleting objects whose `orphan`/`foregroundDeletion` finalizers (or namespace contents) are to be checked. */
   #owners = new Set<string>();
   #scheduled = false;
+  #retrying = false;
   #stopped = false;
 
   constructor(ctx: ApiContext) {
@@ -36,6 +37,11 @@ export class GarbageCollector {
   /** Stops scheduling passes. */
   stop(): void {
     this.#stopped = true;
+  }
+
+  /** True when nothing is queued, scheduled or waiting for a retry (for tests). */
+  get idle(): boolean {
+    return !this.#scheduled && !this.#retrying && this.#dependents.size === 0 && this.#owners.size === 0;
   }
 
   /** Schedules a pass on the next turn of the event loop. */
@@ -109,7 +115,13 @@ export class GarbageCollector {
         failed = true;
       }
     }
-    if (failed) setTimeout(() => this.schedule(), 50).unref();
+    if (failed && !this.#retrying) {
+      this.#retrying = true;
+      setTimeout(() => {
+        this.#retrying = false;
+        this.schedule();
+      }, 50).unref();
+    }
     return changed;
   }
 
