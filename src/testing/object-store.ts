@@ -78,10 +78,20 @@ class NamespaceBucket {
   /** Sorted names, or undefined after a name came or went (updates keep it). */
   sorted: string[] | undefined;
 
-  /** The objects in name order. */
-  inOrder(): StoredObject[] {
-    this.sorted ??= [...this.byName.keys()].sort(cmp);
-    return this.sorted.map((n) => this.byName.get(n)!);
+  /** Appends the objects in name order (only those named after `after`, when given) to `out`. */
+  inOrder(after: string | undefined, out: StoredObject[]): void {
+    const names = (this.sorted ??= [...this.byName.keys()].sort(cmp));
+    let i = 0;
+    if (after !== undefined) {
+      // Binary search the first name greater than `after`.
+      let hi = names.length;
+      while (i < hi) {
+        const mid = (i + hi) >>> 1;
+        if (names[mid]! <= after) i = mid + 1;
+        else hi = mid;
+      }
+    }
+    for (; i < names.length; i++) out.push(this.byName.get(names[i]!)!);
   }
 }
 
@@ -162,18 +172,18 @@ export class ObjectStore {
   }
 
   /**
-   * Objects of one resource, optionally of one namespace, sorted by namespace/name. Only the
+   * Objects of one resource, optionally of one namespace, sorted by namespace/name; with
+   * `after`, only those sorted after that namespace/name (the rest of a paged list). Only the
    * namespace asked for is walked.
    */
-  list(storageKey: string, namespace?: string): StoredObject[] {
+  list(storageKey: string, namespace?: string, after?: { namespace: string; name: string }): StoredObject[] {
     const bucket = this.#buckets.get(storageKey);
     if (!bucket) return [];
-    let out: StoredObject[];
-    if (namespace !== undefined) {
-      out = bucket.namespaces.get(namespace)?.inOrder() ?? [];
-    } else {
-      out = [];
-      for (const ns of bucket.namespaceOrder()) for (const o of bucket.namespaces.get(ns)!.inOrder()) out.push(o);
+    const out: StoredObject[] = [];
+    for (const ns of namespace !== undefined ? [namespace] : bucket.namespaceOrder()) {
+      if (after && ns < after.namespace) continue;
+      const objects = bucket.namespaces.get(ns);
+      if (objects) objects.inOrder(after && ns === after.namespace ? after.name : undefined, out);
     }
     this.cost.listed += out.length;
     return out;
