@@ -122,8 +122,10 @@ export interface StoreCost {
  * Objects by storage key and namespace/name, with history.
  *
  * Indexes: each resource's objects by namespace (lists and namespace deletion touch only the
- * namespace asked for), every object by UID, and dependents by owner UID (the garbage
- * collector visits only the dependents of an owner that changed).
+ * namespace asked for), every object by UID, dependents by owner UID (the garbage collector
+ * visits only the dependents of an owner that changed), and, for label keys that lists select
+ * on by equality, objects by label value (built on first use, at most {@link MAX_LABEL_INDEXES}
+ * keys per resource).
  *
  * The history is bounded by count and by bytes: the oldest changes are dropped until both
  * bounds hold (the byte bound never drops the newest change). A watch or a `continue` token
@@ -136,6 +138,11 @@ export class ObjectStore {
   #byUid = new Map<string, StoredObject>();
   /** Owner UID → dependent UID → dependent, from each stored object's ownerReferences. */
   #dependents = new Map<string, Map<string, StoredObject>>();
+  /**
+   * Storage key → label key → `namespace\0value` → name → object: built on the first list by
+   * that label key (see {@link listByLabel}), then kept up to date.
+   */
+  #labelIndexes = new Map<string, Map<string, Map<string, Map<string, StoredObject>>>>();
   #history: Change[] = [];
   #historyStart = 0;
   /** Sum of {@link changeBytes} over the kept history. */
@@ -187,6 +194,51 @@ export class ObjectStore {
     }
     this.cost.listed += out.length;
     return out;
+  }
+
+  /**
+   * As {@link list}, restricted to objects carrying one of `labels` (a `key=value` each; the
+   * caller gives those its selector requires, and filters by the whole selector anyway): only
+   * the objects with the rarest of them, in the namespaces asked for, are walked. Each label
+   * key is looked up in an index built on the first such list of the resource (one walk of
+   * it) and kept up to date on every write. Keys past {@link MAX_LABEL_INDEXES} for a resource
+   * are not indexed; with none indexed, this is {@link list}.
+   */
+  listByLabel(storageKey: string, namespace: string | undefined, labels: readonly { key: string; value: string }[],
+    after?: { namespace: string; name: string }): StoredObject[] {
+    const bucket = this.#buckets.get(storageKey);
+    if (!bucket) return [];
+    const namespaces = namespace !== undefined ? [namespace] : bucket.namespaceOrder();
+    let best: { slots: (Map<string, StoredObject> | undefined)[]; count: number } | undefined;
+    for (const { key, value } of labels) {
+      const index = this.#labelIndex(storageKey, bucket, key);
+      if (!index) continue;
+      const slots = namespaces.map((ns) => index.get(`${ns}\0${value}`));
+      const count = slots.reduce((n, m) => n + (m?.size ?? 0), 0);
+      if (!best || count < best.count) best = { slots, count };
+    }
+    if (!best) return this.list(storageKey, namespace, after);
+    const out: StoredObject[] = [];
+    namespaces.forEach((ns, i) => {
+      const objects = best.slots[i];
+      if (!objects || (after && ns < after.namespace)) return;
+      const from = after && ns === after.namespace ? after.name : undefined;
+      for (const name of [...objects.keys()].sort(cmp)) if (from === undefined || name > from) out.push(objects.get(name)!);
+    });
+    this.cost.listed += out.length;
+    return out;
+  }
+
+  /** The index of one label key of one resource, built now if it is new; undefined past the bound. */
+  #labelIndex(storageKey: string, bucket: ResourceBucket, key: string): Map<string, Map<string, StoredObject>> | undefined {
+    let byKey = this.#labelIndexes.get(storageKey);
+    if (!byKey) this.#labelIndexes.set(storageKey, (byKey = new Map()));
+    let index = byKey.get(key);
+    if (index) return index;
+    if (byKey.size >= MAX_LABEL_INDEXES) return undefined;
+    byKey.set(key, (index = new Map()));
+    for (const ns of bucket.namespaces.values()) for (const o of ns.byName.values()) addLabelled(index, key, o);
+    return index;
   }
 
   /** Every object of one namespace, of every resource (namespace deletion). */
@@ -262,6 +314,7 @@ export class ObjectStore {
     if (!bucket) return;
     for (const ns of bucket.namespaces.values()) for (const o of ns.byName.values()) this.#unindex(o);
     this.#buckets.delete(storageKey);
+    this.#labelIndexes.delete(storageKey);
   }
 
   #forget(bucket: ResourceBucket, ns: NamespaceBucket, o: StoredObject): void {
@@ -282,6 +335,8 @@ export class ObjectStore {
       if (!deps) this.#dependents.set(ref.uid, (deps = new Map()));
       deps.set(o.uid, o);
     }
+    const byKey = this.#labelIndexes.get(o.storageKey);
+    if (byKey && o.labels) for (const [key, index] of byKey) addLabelled(index, key, o);
   }
 
   #unindex(o: StoredObject): void {
@@ -291,6 +346,16 @@ export class ObjectStore {
       if (deps?.get(o.uid) !== o) continue;
       deps.delete(o.uid);
       if (deps.size === 0) this.#dependents.delete(ref.uid);
+    }
+    const byKey = this.#labelIndexes.get(o.storageKey);
+    if (!byKey || !o.labels) return;
+    for (const [key, index] of byKey) {
+      if (!Object.hasOwn(o.labels, key)) continue;
+      const slot = `${o.namespace}\0${o.labels[key]}`;
+      const objects = index.get(slot);
+      if (objects?.get(o.name) !== o) continue;
+      objects.delete(o.name);
+      if (objects.size === 0) index.delete(slot);
     }
   }
 
@@ -356,6 +421,17 @@ export class ObjectStore {
  */
 function changeBytes(change: Change): number {
   return change.object.json.length;
+}
+
+/** Label keys a resource keeps an index of, at most (further keys are served by a walk). */
+export const MAX_LABEL_INDEXES = 16;
+
+function addLabelled(index: Map<string, Map<string, StoredObject>>, key: string, o: StoredObject): void {
+  if (!o.labels || !Object.hasOwn(o.labels, key)) return;
+  const slot = `${o.namespace}\0${o.labels[key]}`;
+  let objects = index.get(slot);
+  if (!objects) index.set(slot, (objects = new Map()));
+  objects.set(o.name, o);
 }
 
 function cmp(a: string, b: string): number {

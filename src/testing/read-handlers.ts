@@ -16,6 +16,7 @@ import type { IncludeObject } from "./views/table.ts";
 import { serveWatch } from "./watch-handler.ts";
 import { awaitResourceVersion, minimumResourceVersion } from "./resource-version-wait.ts";
 import { parseLimit } from "./list-params.ts";
+import { listCandidates } from "./list-candidates.ts";
 
 /**
  * Waits for a `resourceVersion=N` the store has not reached (504 when it is not reached in
@@ -80,7 +81,7 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
       "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue value from the response to get the next set of results from a newer resource version.");
   }
   const listRv = token ? token.rv : ctx.store.resourceVersion;
-  const all = ctx.store.list(r.type.storageKey, r.path.namespace, token ? startOf(token) : undefined);
+  const all = listCandidates(ctx.store, r.type.storageKey, r.path.namespace, q, token ? startOf(token) : undefined);
   const items: StoredObject[] = [];
   let remaining = 0;
   let next: string | undefined;

@@ -107,3 +107,66 @@ describe("LocalCluster's cost per request does not grow with unrelated objects",
     assert.ok(small["delete the namespace: collected"]! <= 10, `namespace deletion looked at ${small["delete the namespace: collected"]} objects`);
   });
 });
+
+describe("LocalCluster lists by label equality walk only the objects carrying that label value", () => {
+  /** Lists and watches `owner=mine` (3 objects) in a namespace that also holds `unrelated` objects labelled for other owners. */
+  async function labelledCosts(unrelated: number): Promise<Costs> {
+    const cluster = await LocalCluster.start();
+    try {
+      const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+      const probe = costProbe(cluster);
+      await core.createNamespace({ body: { metadata: { name: "shared" } } });
+      for (let i = 0; i < unrelated; i += 100) {
+        await Promise.all(Array.from({ length: Math.min(100, unrelated - i) }, (_, j) => core.createNamespacedConfigMap({
+          namespace: "shared", body: { metadata: { name: `u-${i + j}`, labels: { owner: `u-${i + j}`, app: "x" } } } })));
+      }
+      for (const name of ["m-1", "m-2", "m-3"]) {
+        await core.createNamespacedConfigMap({ namespace: "shared", body: { metadata: { name, labels: { owner: "mine", app: "x" } } } });
+      }
+      const costs: Costs = {};
+      const step = async (name: string, fn: () => Promise<string[]>) => {
+        const listed = probe.listed;
+        const names = await fn();
+        costs[`${name}: listed`] = probe.listed - listed;
+        assert.deepEqual(names, ["m-1", "m-2", "m-3"], name);
+      };
+      const names = (items: V1ConfigMap[]) => items.map((i) => i.metadata!.name!);
+      for (const labelSelector of ["owner=mine", "owner==mine", "owner in (mine)", "app=x,owner=mine", "owner=mine,app!=y"]) {
+        await step(`list ${labelSelector}`, async () => names((await core.listNamespacedConfigMap({ namespace: "shared", labelSelector })).items));
+      }
+      await step("list owner=mine for all namespaces, in pages of 2", async () => {
+        const out: string[] = [];
+        let token: string | undefined;
+        do {
+          const page = await core.listConfigMapForAllNamespaces({ labelSelector: "owner=mine", limit: 2, ...(token ? { _continue: token } : {}) });
+          out.push(...names(page.items));
+          token = page.metadata?._continue;
+        } while (token);
+        return out;
+      });
+      await step("watch owner=mine from its initial state", async () => {
+        const seen: string[] = [];
+        const req = await within(new Watch(cluster.kubeConfig).watch("/api/v1/namespaces/shared/configmaps", { labelSelector: "owner=mine" },
+          (_type, obj: V1ConfigMap) => seen.push(obj.metadata!.name!), () => undefined), "the watch to connect");
+        await waitFor(() => seen.length >= 3, "the initial ADDED events");
+        req.abort();
+        return seen;
+      });
+      // The index follows writes: a relabelled object leaves the old value and joins the new one.
+      await core.patchNamespacedConfigMap({ name: "m-3", namespace: "shared", body: [{ op: "replace", path: "/metadata/labels/owner", value: "theirs" }] });
+      if (unrelated) await core.patchNamespacedConfigMap({ name: "u-0", namespace: "shared", body: [{ op: "replace", path: "/metadata/labels/owner", value: "mine" }] });
+      const now = names((await core.listNamespacedConfigMap({ namespace: "shared", labelSelector: "owner=mine" })).items);
+      assert.deepEqual(now, unrelated ? ["m-1", "m-2", "u-0"] : ["m-1", "m-2"]);
+      return costs;
+    } finally {
+      await within(cluster.stop(), "cluster.stop()");
+    }
+  }
+
+  it("next to 0 or 5,000 objects labelled for other owners", async () => {
+    const small = await labelledCosts(0);
+    const large = await labelledCosts(5000);
+    assert.deepEqual(large, small);
+    assert.equal(small["list owner=mine: listed"], 3);
+  });
+});
