@@ -3,8 +3,12 @@
  * deletes dependents whose owners are gone (Background), honours `foregroundDeletion` and
  * `orphan` finalizers, and empties terminating namespaces before removing them.
  *
- * It runs shortly after relevant changes (never inside a request), in passes that repeat until
- * nothing more changes.
+ * It works from the store's indexes (objects by UID, dependents by owner UID, objects by
+ * namespace), never from a walk over every stored object: a change queues only what it can
+ * affect — the changed object as a dependent (its own ownerReferences), the dependents of a
+ * deleted or deleting owner, the deleting owners it references, and its namespace when that is
+ * terminating. Passes run shortly after changes (never inside a request) until the queues are
+ * empty; a pass's own writes queue the next one.
  */
 import type { ApiContext } from "./api-context.ts";
 import type { Change, StoredObject } from "./object-store.ts";
@@ -15,19 +19,29 @@ const MANAGER = "generic-garbage-collector";
 /** Runs collection passes after changes that may need them. */
 export class GarbageCollector {
   readonly #ctx: ApiContext;
+  readonly #namespaceKey: string | undefined;
+  /** UIDs of objects whose ownerReferences are to be checked against their owners. */
+  #dependents = new Set<string>();
+  /** UIDs of deleting objects whose `orphan`/`foregroundDeletion` finalizers (or namespace contents) are to be checked. */
+  #owners = new Set<string>();
   #scheduled = false;
+  #retrying = false;
   #stopped = false;
 
   constructor(ctx: ApiContext) {
     this.#ctx = ctx;
-    ctx.store.onChange((c) => {
-      if (this.#relevant(c)) this.schedule();
-    });
+    this.#namespaceKey = ctx.registry.byPath("", "v1", "namespaces")?.storageKey;
+    ctx.store.onChange((c) => this.#enqueue(c));
   }
 
   /** Stops scheduling passes. */
   stop(): void {
     this.#stopped = true;
+  }
+
+  /** True when nothing is queued, scheduled or waiting for a retry (for tests). */
+  get idle(): boolean {
+    return !this.#scheduled && !this.#retrying && this.#dependents.size === 0 && this.#owners.size === 0;
   }
 
   /** Schedules a pass on the next turn of the event loop. */
@@ -36,87 +50,130 @@ export class GarbageCollector {
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      if (this.#stopped) return;
-      try {
-        if (this.runPass()) this.schedule();
-      } catch {
-        // A failed step (e.g. a racing write) is retried on the next pass.
-        setTimeout(() => this.schedule(), 50).unref();
-      }
+      if (!this.#stopped) this.runPass();
     });
   }
 
-  #relevant(c: Change): boolean {
-    if (c.type === "DELETED") return true;
+  /** Queues what a change can affect (see the module doc). */
+  #enqueue(c: Change): void {
+    const { store } = this.#ctx;
     const o = c.object;
-    return o.deleting || o.ownerReferences !== undefined;
+    const before = this.#dependents.size + this.#owners.size;
+    if (c.type === "DELETED" || o.deleting) {
+      // Dependents of a gone or going owner: collect, orphan or delete in the foreground.
+      for (const d of store.dependentsOf(o.uid)) this.#dependents.add(d.uid);
+    }
+    if (c.type !== "DELETED") {
+      if (o.ownerReferences) this.#dependents.add(o.uid);
+      if (o.deleting) this.#owners.add(o.uid);
+    }
+    // A deleting owner waits on its dependents' references: recheck it when they change.
+    for (const refs of [c.previous?.ownerReferences, c.type === "DELETED" ? undefined : o.ownerReferences]) {
+      for (const ref of refs ?? []) if (store.byUid(ref.uid)?.deleting) this.#owners.add(ref.uid);
+    }
+    // A terminating namespace waits until it is empty.
+    if (c.type === "DELETED" && o.namespace !== "" && this.#namespaceKey !== undefined) {
+      const ns = store.get(this.#namespaceKey, "", o.namespace);
+      if (ns?.deleting) this.#owners.add(ns.uid);
+    }
+    if (this.#dependents.size + this.#owners.size > before) this.schedule();
   }
 
   #typeOf(o: StoredObject): ResourceType | undefined {
     return this.#ctx.registry.byStorage(o.storageKey).find((t) => !t.storageVersion) ?? this.#ctx.registry.byStorage(o.storageKey)[0];
   }
 
-  /** One pass; returns true when it changed something. */
+  /**
+   * One pass over what is queued; returns true when it changed something. A step that fails
+   * (e.g. a racing write) is queued again and retried after 50 ms.
+   */
   runPass(): boolean {
-    const { store, writer } = this.#ctx;
-    const byUid = new Map<string, StoredObject>();
-    const all = [...store.all()];
-    for (const o of all) byUid.set(o.uid, o);
-    const dependents = new Map<string, StoredObject[]>();
-    for (const o of all) {
-      for (const ref of o.ownerReferences ?? []) {
-        let list = dependents.get(ref.uid);
-        if (!list) dependents.set(ref.uid, (list = []));
-        list.push(o);
-      }
-    }
+    const { store } = this.#ctx;
+    const dependents = this.#dependents;
+    const owners = this.#owners;
+    this.#dependents = new Set();
+    this.#owners = new Set();
     let changed = false;
-    const ownerOf = (o: StoredObject, uid: string): StoredObject | undefined => {
-      const owner = byUid.get(uid);
-      if (!owner) return undefined;
-      // Owners must be cluster-scoped or in the dependent's namespace.
-      return owner.namespace === "" || owner.namespace === o.namespace ? owner : undefined;
-    };
-
-    for (const o of all) {
-      const refs = o.ownerReferences;
-      if (!refs || o.deleting) continue;
-      const type = this.#typeOf(o);
-      if (!type) continue;
-      const live = refs.filter((r) => ownerOf(o, r.uid) !== undefined);
-      const foregroundOwner = refs.some((r) => ownerOf(o, r.uid)?.finalizers?.includes("foregroundDeletion"));
-      const orphaning = refs.filter((r) => ownerOf(o, r.uid)?.finalizers?.includes("orphan") && ownerOf(o, r.uid)?.deleting);
-      if (live.length === 0 || (foregroundOwner && refs.every((r) => ownerOf(o, r.uid)?.deleting !== false))) {
-        const current = store.get(o.storageKey, o.namespace, o.name);
-        if (current && current.uid === o.uid) {
-          writer.delete(type, current, { propagationPolicy: foregroundOwner ? "Foreground" : "Background" });
-          changed = true;
-        }
-        continue;
-      }
-      const dead = refs.filter((r) => ownerOf(o, r.uid) === undefined);
-      const strip = [...dead, ...orphaning].map((r) => r.uid);
-      if (strip.length) {
-        const obj = o.object();
-        obj.metadata!.ownerReferences = refs.filter((r) => !strip.includes(r.uid));
-        writer.update(type, o, withRv(obj, o), { manager: MANAGER });
-        changed = true;
+    let failed = false;
+    for (const uid of dependents) {
+      const o = store.byUid(uid);
+      if (!o) continue;
+      try {
+        changed = this.#checkDependent(o) || changed;
+      } catch {
+        this.#dependents.add(uid);
+        failed = true;
       }
     }
-
-    for (const o of all) {
-      if (!o.deleting) continue;
-      const type = this.#typeOf(o);
-      if (!type) continue;
-      const deps = (dependents.get(o.uid) ?? []).filter((d) => store.get(d.storageKey, d.namespace, d.name)?.uid === d.uid);
-      if (o.finalizers?.includes("orphan") && deps.every((d) => !d.ownerReferences?.some((r) => r.uid === o.uid))) {
-        changed = this.#removeFinalizer(type, o, "orphan") || changed;
-      } else if (o.finalizers?.includes("foregroundDeletion")) {
-        const blocking = deps.filter((d) => d.ownerReferences?.some((r) => r.uid === o.uid && r.blockOwnerDeletion));
-        if (blocking.length === 0) changed = this.#removeFinalizer(type, o, "foregroundDeletion") || changed;
+    for (const uid of owners) {
+      const o = store.byUid(uid);
+      if (!o?.deleting) continue;
+      try {
+        changed = this.#checkOwner(o) || changed;
+      } catch {
+        this.#owners.add(uid);
+        failed = true;
       }
-      if (type.kind === "Namespace" && !type.storageVersion) changed = this.#drainNamespace(type, o) || changed;
     }
+    if (failed && !this.#retrying) {
+      this.#retrying = true;
+      setTimeout(() => {
+        this.#retrying = false;
+        this.schedule();
+      }, 50).unref();
+    }
+    return changed;
+  }
+
+  /** An owner of `o` by UID: it must be cluster-scoped or in the dependent's namespace. */
+  #ownerOf(o: StoredObject, uid: string): StoredObject | undefined {
+    const owner = this.#ctx.store.byUid(uid);
+    if (!owner) return undefined;
+    return owner.namespace === "" || owner.namespace === o.namespace ? owner : undefined;
+  }
+
+  /** Deletes `o` when its owners are gone (or going in the foreground); strips dead and orphaning references. */
+  #checkDependent(o: StoredObject): boolean {
+    const { store, writer } = this.#ctx;
+    store.cost.collected++;
+    const refs = o.ownerReferences;
+    if (!refs || o.deleting) return false;
+    const type = this.#typeOf(o);
+    if (!type) return false;
+    const owners = refs.map((r) => this.#ownerOf(o, r.uid));
+    store.cost.collected += refs.length;
+    const foregroundOwner = owners.some((w) => w?.finalizers?.includes("foregroundDeletion"));
+    if (owners.every((w) => w === undefined) || (foregroundOwner && owners.every((w) => w === undefined || w.deleting))) {
+      writer.delete(type, o, { propagationPolicy: foregroundOwner ? "Foreground" : "Background" });
+      return true;
+    }
+    const strip = refs.filter((_, i) => {
+      const w = owners[i];
+      return w === undefined || (w.deleting && w.finalizers?.includes("orphan"));
+    }).map((r) => r.uid);
+    if (strip.length === 0) return false;
+    const obj = o.object();
+    obj.metadata!.ownerReferences = refs.filter((r) => !strip.includes(r.uid));
+    writer.update(type, o, withRv(obj, o), { manager: MANAGER });
+    return true;
+  }
+
+  /** Removes a deleting owner's `orphan`/`foregroundDeletion` finalizer once its dependents allow; drains a namespace. */
+  #checkOwner(o: StoredObject): boolean {
+    const { store } = this.#ctx;
+    store.cost.collected++;
+    const type = this.#typeOf(o);
+    if (!type) return false;
+    const deps = store.dependentsOf(o.uid);
+    store.cost.collected += deps.length;
+    let changed = false;
+    if (o.finalizers?.includes("orphan") && deps.length === 0) {
+      changed = this.#removeFinalizer(type, o, "orphan");
+    } else if (o.finalizers?.includes("foregroundDeletion")) {
+      const blocking = deps.filter((d) => d.ownerReferences?.some((r) => r.uid === o.uid && r.blockOwnerDeletion));
+      if (blocking.length === 0) changed = this.#removeFinalizer(type, o, "foregroundDeletion");
+    }
+    if (type.kind === "Namespace" && !type.storageVersion) changed = this.#drainNamespace(type, o) || changed;
     return changed;
   }
 
@@ -133,8 +190,7 @@ export class GarbageCollector {
     const { store, writer } = this.#ctx;
     let remaining = 0;
     let changed = false;
-    for (const o of [...store.all()]) {
-      if (o.namespace !== ns.name) continue;
+    for (const o of store.inNamespace(ns.name)) {
       remaining++;
       if (o.deleting) continue;
       const type = this.#typeOf(o);
@@ -142,10 +198,11 @@ export class GarbageCollector {
       writer.delete(type, o, {});
       changed = true;
     }
+    store.cost.collected += remaining;
     if (remaining === 0) {
-      const obj: KubeObject = ns.object();
       const current = store.get(ns.storageKey, "", ns.name);
       if (!current) return changed;
+      const obj: KubeObject = current.object();
       obj.spec = { ...(obj.spec as object), finalizers: [] };
       const finalizers = obj.metadata!.finalizers ?? [];
       if (finalizers.length === 0) {

@@ -40,6 +40,7 @@ import { ObjectStore } from "./object-store.ts";
 import { WatchHub } from "./watch-hub.ts";
 import { Writer } from "./write-path.ts";
 import { GarbageCollector } from "./garbage-collector.ts";
+import { registerCost } from "./cost-probe.ts";
 import { watchCrds } from "./crd-controller.ts";
 import { StatusError } from "./status.ts";
 import { DEFAULT_RESOURCE_VERSION_WAIT_MS } from "./resource-version-wait.ts";
@@ -167,7 +168,9 @@ export class LocalCluster {
     const simulator = options.simulate
       ? new (await import("./simulator.ts")).Simulator(ctx, typeof options.simulate === "object" ? options.simulate : {})
       : undefined;
-    return new LocalCluster({ server, api, gc, url, kubeConfig, kubeconfigPath, tempDir, sockets, simulator });
+    const cluster = new LocalCluster({ server, api, gc, url, kubeConfig, kubeconfigPath, tempDir, sockets, simulator });
+    registerCost(cluster, store.cost, gc);
+    return cluster;
   }
 
   /**

@@ -72,8 +72,60 @@ export interface ObjectStoreOptions {
   historyBytes?: number;
 }
 
+/** One namespace's objects of one resource, with its names kept sorted between additions. */
+class NamespaceBucket {
+  readonly byName = new Map<string, StoredObject>();
+  /** Sorted names, or undefined after a name came or went (updates keep it). */
+  sorted: string[] | undefined;
+
+  /** Appends the objects in name order (only those named after `after`, when given) to `out`. */
+  inOrder(after: string | undefined, out: StoredObject[]): void {
+    const names = (this.sorted ??= [...this.byName.keys()].sort(cmp));
+    let i = 0;
+    if (after !== undefined) {
+      // Binary search the first name greater than `after`.
+      let hi = names.length;
+      while (i < hi) {
+        const mid = (i + hi) >>> 1;
+        if (names[mid]! <= after) i = mid + 1;
+        else hi = mid;
+      }
+    }
+    for (; i < names.length; i++) out.push(this.byName.get(names[i]!)!);
+  }
+}
+
+/** One resource's objects, by namespace ("" for cluster-scoped ones). */
+class ResourceBucket {
+  readonly namespaces = new Map<string, NamespaceBucket>();
+  sortedNamespaces: string[] | undefined;
+  size = 0;
+
+  namespaceOrder(): string[] {
+    return (this.sortedNamespaces ??= [...this.namespaces.keys()].sort(cmp));
+  }
+}
+
+/**
+ * Work counters: objects handed to lists (and watches' initial state) and examined by the
+ * garbage collector. Tests read them (through `costProbe` in `cost-probe.ts`) to assert that a
+ * request's cost does not grow with objects it does not concern.
+ */
+export interface StoreCost {
+  /** Objects a list or a watch's initial state walked through, before selectors. */
+  listed: number;
+  /** Objects the garbage collector looked at. */
+  collected: number;
+}
+
 /**
  * Objects by storage key and namespace/name, with history.
+ *
+ * Indexes: each resource's objects by namespace (lists and namespace deletion touch only the
+ * namespace asked for), every object by UID, dependents by owner UID (the garbage collector
+ * visits only the dependents of an owner that changed), and, for label keys that lists select
+ * on by equality, objects by label value (built on first use, at most {@link MAX_LABEL_INDEXES}
+ * keys per resource).
  *
  * The history is bounded by count and by bytes: the oldest changes are dropped until both
  * bounds hold (the byte bound never drops the newest change). A watch or a `continue` token
@@ -81,7 +133,16 @@ export interface ObjectStoreOptions {
  */
 export class ObjectStore {
   #rv = 0;
-  #buckets = new Map<string, Map<string, StoredObject>>();
+  #buckets = new Map<string, ResourceBucket>();
+  /** Every stored object by UID. */
+  #byUid = new Map<string, StoredObject>();
+  /** Owner UID → dependent UID → dependent, from each stored object's ownerReferences. */
+  #dependents = new Map<string, Map<string, StoredObject>>();
+  /**
+   * Storage key → label key → `namespace\0value` → name → object: built on the first list by
+   * that label key (see {@link listByLabel}), then kept up to date.
+   */
+  #labelIndexes = new Map<string, Map<string, Map<string, Map<string, StoredObject>>>>();
   #history: Change[] = [];
   #historyStart = 0;
   /** Sum of {@link changeBytes} over the kept history. */
@@ -91,6 +152,8 @@ export class ObjectStore {
   readonly #historySize: number;
   readonly #historyBytes: number;
   readonly #listeners: ChangeListener[] = [];
+  /** Work counters (for tests; see {@link StoreCost}). */
+  readonly cost: StoreCost = { listed: 0, collected: 0 };
 
   constructor(options: ObjectStoreOptions = {}) {
     this.#historySize = options.historySize ?? DEFAULT_HISTORY_SIZE;
@@ -112,22 +175,89 @@ export class ObjectStore {
   }
 
   get(storageKey: string, namespace: string, name: string): StoredObject | undefined {
-    return this.#buckets.get(storageKey)?.get(key(namespace, name));
+    return this.#buckets.get(storageKey)?.namespaces.get(namespace)?.byName.get(name);
   }
 
-  /** Objects of one resource, optionally of one namespace, sorted by namespace/name. */
-  list(storageKey: string, namespace?: string): StoredObject[] {
+  /**
+   * Objects of one resource, optionally of one namespace, sorted by namespace/name; with
+   * `after`, only those sorted after that namespace/name (the rest of a paged list). Only the
+   * namespace asked for is walked.
+   */
+  list(storageKey: string, namespace?: string, after?: { namespace: string; name: string }): StoredObject[] {
     const bucket = this.#buckets.get(storageKey);
     if (!bucket) return [];
     const out: StoredObject[] = [];
-    for (const o of bucket.values()) if (namespace === undefined || o.namespace === namespace) out.push(o);
-    out.sort((a, b) => (a.namespace === b.namespace ? cmp(a.name, b.name) : cmp(a.namespace, b.namespace)));
+    for (const ns of namespace !== undefined ? [namespace] : bucket.namespaceOrder()) {
+      if (after && ns < after.namespace) continue;
+      const objects = bucket.namespaces.get(ns);
+      if (objects) objects.inOrder(after && ns === after.namespace ? after.name : undefined, out);
+    }
+    this.cost.listed += out.length;
     return out;
   }
 
-  /** Every stored object (for the garbage collector). */
-  *all(): Iterable<StoredObject> {
-    for (const bucket of this.#buckets.values()) yield* bucket.values();
+  /**
+   * As {@link list}, restricted to objects carrying one of `labels` (a `key=value` each; the
+   * caller gives those its selector requires, and filters by the whole selector anyway): only
+   * the objects with the rarest of them, in the namespaces asked for, are walked. Each label
+   * key is looked up in an index built on the first such list of the resource (one walk of
+   * it) and kept up to date on every write. Keys past {@link MAX_LABEL_INDEXES} for a resource
+   * are not indexed; with none indexed, this is {@link list}.
+   */
+  listByLabel(storageKey: string, namespace: string | undefined, labels: readonly { key: string; value: string }[],
+    after?: { namespace: string; name: string }): StoredObject[] {
+    const bucket = this.#buckets.get(storageKey);
+    if (!bucket) return [];
+    const namespaces = namespace !== undefined ? [namespace] : bucket.namespaceOrder();
+    let best: { slots: (Map<string, StoredObject> | undefined)[]; count: number } | undefined;
+    for (const { key, value } of labels) {
+      const index = this.#labelIndex(storageKey, bucket, key);
+      if (!index) continue;
+      const slots = namespaces.map((ns) => index.get(`${ns}\0${value}`));
+      const count = slots.reduce((n, m) => n + (m?.size ?? 0), 0);
+      if (!best || count < best.count) best = { slots, count };
+    }
+    if (!best) return this.list(storageKey, namespace, after);
+    const out: StoredObject[] = [];
+    namespaces.forEach((ns, i) => {
+      const objects = best.slots[i];
+      if (!objects || (after && ns < after.namespace)) return;
+      const from = after && ns === after.namespace ? after.name : undefined;
+      for (const name of [...objects.keys()].sort(cmp)) if (from === undefined || name > from) out.push(objects.get(name)!);
+    });
+    this.cost.listed += out.length;
+    return out;
+  }
+
+  /** The index of one label key of one resource, built now if it is new; undefined past the bound. */
+  #labelIndex(storageKey: string, bucket: ResourceBucket, key: string): Map<string, Map<string, StoredObject>> | undefined {
+    let byKey = this.#labelIndexes.get(storageKey);
+    if (!byKey) this.#labelIndexes.set(storageKey, (byKey = new Map()));
+    let index = byKey.get(key);
+    if (index) return index;
+    if (byKey.size >= MAX_LABEL_INDEXES) return undefined;
+    byKey.set(key, (index = new Map()));
+    for (const ns of bucket.namespaces.values()) for (const o of ns.byName.values()) addLabelled(index, key, o);
+    return index;
+  }
+
+  /** Every object of one namespace, of every resource (namespace deletion). */
+  *inNamespace(namespace: string): Iterable<StoredObject> {
+    for (const bucket of this.#buckets.values()) {
+      const ns = bucket.namespaces.get(namespace);
+      if (ns) yield* [...ns.byName.values()];
+    }
+  }
+
+  /** The stored object with this UID. */
+  byUid(uid: string): StoredObject | undefined {
+    return this.#byUid.get(uid);
+  }
+
+  /** Stored objects whose ownerReferences name `ownerUid` (in no particular order). */
+  dependentsOf(ownerUid: string): StoredObject[] {
+    const deps = this.#dependents.get(ownerUid);
+    return deps ? [...deps.values()] : [];
   }
 
   /** Count of stored objects. */
@@ -146,10 +276,20 @@ export class ObjectStore {
     obj.metadata = { ...obj.metadata, resourceVersion: String(rv) };
     const stored = new StoredObject(storageKey, obj);
     let bucket = this.#buckets.get(storageKey);
-    if (!bucket) this.#buckets.set(storageKey, (bucket = new Map()));
-    const k = key(stored.namespace, stored.name);
-    const previous = bucket.get(k);
-    bucket.set(k, stored);
+    if (!bucket) this.#buckets.set(storageKey, (bucket = new ResourceBucket()));
+    let ns = bucket.namespaces.get(stored.namespace);
+    if (!ns) {
+      bucket.namespaces.set(stored.namespace, (ns = new NamespaceBucket()));
+      bucket.sortedNamespaces = undefined;
+    }
+    const previous = ns.byName.get(stored.name);
+    ns.byName.set(stored.name, stored);
+    if (!previous) {
+      ns.sorted = undefined;
+      bucket.size++;
+    }
+    if (previous) this.#unindex(previous);
+    this.#index(stored);
     this.#record({ rv, type: previous ? "MODIFIED" : "ADDED", object: stored, previous });
     return stored;
   }
@@ -157,9 +297,9 @@ export class ObjectStore {
   /** Removes an object; the DELETED change carries its last state with the deletion's RV. */
   remove(existing: StoredObject): StoredObject {
     const bucket = this.#buckets.get(existing.storageKey);
-    const k = key(existing.namespace, existing.name);
-    if (bucket?.get(k) !== existing) return existing;
-    bucket.delete(k);
+    const ns = bucket?.namespaces.get(existing.namespace);
+    if (!bucket || ns?.byName.get(existing.name) !== existing) return existing;
+    this.#forget(bucket, ns, existing);
     const rv = ++this.#rv;
     const last = existing.object();
     last.metadata = { ...last.metadata, resourceVersion: String(rv) };
@@ -170,7 +310,53 @@ export class ObjectStore {
 
   /** Drops a whole resource's storage (CRD deletion) without history events. */
   dropStorage(storageKey: string): void {
+    const bucket = this.#buckets.get(storageKey);
+    if (!bucket) return;
+    for (const ns of bucket.namespaces.values()) for (const o of ns.byName.values()) this.#unindex(o);
     this.#buckets.delete(storageKey);
+    this.#labelIndexes.delete(storageKey);
+  }
+
+  #forget(bucket: ResourceBucket, ns: NamespaceBucket, o: StoredObject): void {
+    ns.byName.delete(o.name);
+    ns.sorted = undefined;
+    bucket.size--;
+    if (ns.byName.size === 0) {
+      bucket.namespaces.delete(o.namespace);
+      bucket.sortedNamespaces = undefined;
+    }
+    this.#unindex(o);
+  }
+
+  #index(o: StoredObject): void {
+    if (o.uid) this.#byUid.set(o.uid, o);
+    for (const ref of o.ownerReferences ?? []) {
+      let deps = this.#dependents.get(ref.uid);
+      if (!deps) this.#dependents.set(ref.uid, (deps = new Map()));
+      deps.set(o.uid, o);
+    }
+    const byKey = this.#labelIndexes.get(o.storageKey);
+    if (byKey && o.labels) for (const [key, index] of byKey) addLabelled(index, key, o);
+  }
+
+  #unindex(o: StoredObject): void {
+    if (this.#byUid.get(o.uid) === o) this.#byUid.delete(o.uid);
+    for (const ref of o.ownerReferences ?? []) {
+      const deps = this.#dependents.get(ref.uid);
+      if (deps?.get(o.uid) !== o) continue;
+      deps.delete(o.uid);
+      if (deps.size === 0) this.#dependents.delete(ref.uid);
+    }
+    const byKey = this.#labelIndexes.get(o.storageKey);
+    if (!byKey || !o.labels) return;
+    for (const [key, index] of byKey) {
+      if (!Object.hasOwn(o.labels, key)) continue;
+      const slot = `${o.namespace}\0${o.labels[key]}`;
+      const objects = index.get(slot);
+      if (objects?.get(o.name) !== o) continue;
+      objects.delete(o.name);
+      if (objects.size === 0) index.delete(slot);
+    }
   }
 
   /**
@@ -237,8 +423,15 @@ function changeBytes(change: Change): number {
   return change.object.json.length;
 }
 
-function key(namespace: string, name: string): string {
-  return namespace === "" ? name : `${namespace}/${name}`;
+/** Label keys a resource keeps an index of, at most (further keys are served by a walk). */
+export const MAX_LABEL_INDEXES = 16;
+
+function addLabelled(index: Map<string, Map<string, StoredObject>>, key: string, o: StoredObject): void {
+  if (!o.labels || !Object.hasOwn(o.labels, key)) return;
+  const slot = `${o.namespace}\0${o.labels[key]}`;
+  let objects = index.get(slot);
+  if (!objects) index.set(slot, (objects = new Map()));
+  objects.set(o.name, o);
 }
 
 function cmp(a: string, b: string): number {

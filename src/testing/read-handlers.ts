@@ -16,6 +16,7 @@ import type { IncludeObject } from "./views/table.ts";
 import { serveWatch } from "./watch-handler.ts";
 import { awaitResourceVersion, minimumResourceVersion } from "./resource-version-wait.ts";
 import { parseLimit } from "./list-params.ts";
+import { listCandidates } from "./list-candidates.ts";
 
 /**
  * Waits for a `resourceVersion=N` the store has not reached (504 when it is not reached in
@@ -80,8 +81,7 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
       "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue value from the response to get the next set of results from a newer resource version.");
   }
   const listRv = token ? token.rv : ctx.store.resourceVersion;
-  let all = ctx.store.list(r.type.storageKey, r.path.namespace);
-  if (token) all = all.filter((o) => keyOf(o) > token.start);
+  const all = listCandidates(ctx.store, r.type.storageKey, r.path.namespace, q, token ? startOf(token) : undefined);
   const items: StoredObject[] = [];
   let remaining = 0;
   let next: string | undefined;
@@ -117,8 +117,18 @@ export function handleWatch(ctx: ApiContext, r: ResourceRequest): Promise<void> 
   return serveWatch(ctx, r, selectorOf(r.type, r.query));
 }
 
+/** The key a continue token names: `namespace/name` (`/name` for cluster-scoped objects). */
 function keyOf(o: StoredObject): string {
   return `${o.namespace}/${o.name}`;
+}
+
+/**
+ * Where a continue token's page starts: after this namespace and name, in the store's order
+ * (namespace, then name). Names and namespaces hold no `/`, so the first one splits them.
+ */
+function startOf(token: ContinueToken): { namespace: string; name: string } {
+  const slash = token.start.indexOf("/");
+  return slash < 0 ? { namespace: "", name: token.start } : { namespace: token.start.slice(0, slash), name: token.start.slice(slash + 1) };
 }
 
 function encodeContinue(t: ContinueToken): string {

@@ -15,6 +15,7 @@ import { toTable, wantsTable } from "./views/table.ts";
 import { awaitResourceVersion } from "./resource-version-wait.ts";
 import { parseResourceVersion } from "./list-params.ts";
 import { parseTimeoutSeconds, setLongTimeout } from "./watch-timeout.ts";
+import { listCandidates } from "./list-candidates.ts";
 
 /**
  * Starts streaming a watch on `r.res`. A resourceVersion ahead of the store is first waited for
@@ -99,7 +100,7 @@ export async function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (
 
   // Initial state or replay, then registration — all in one tick.
   if (since === undefined) {
-    for (const o of ctx.store.list(type.storageKey, namespace || undefined)) {
+    for (const o of listCandidates(ctx.store, type.storageKey, namespace || undefined, q)) {
       if (matches(o)) watcher.send("ADDED", render(o));
     }
     if (sendInitial === true) bookmark({ "k8s.io/initial-events-end": "true" });

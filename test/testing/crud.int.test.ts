@@ -149,6 +149,21 @@ describe("LocalCluster CRUD through client-node", () => {
     assert.deepEqual(names, ["p0", "p1", "p2", "p3", "p4"]);
   });
 
+  it("pages a list across namespaces without skipping one whose name extends another's (pg, pg-b)", async () => {
+    for (const ns of ["pg", "pg-b"]) {
+      await core.createNamespace({ body: { metadata: { name: ns } } });
+      for (const name of ["x", "y"]) await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name, labels: { paging: "across" } } } });
+    }
+    const names: string[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await core.listConfigMapForAllNamespaces({ labelSelector: "paging=across", limit: 1, ...(cont ? { _continue: cont } : {}) });
+      names.push(...page.items.map((i) => `${i.metadata!.namespace}/${i.metadata!.name}`));
+      cont = page.metadata!._continue;
+    } while (cont);
+    assert.deepEqual(names, ["pg/x", "pg/y", "pg-b/x", "pg-b/y"]);
+  });
+
   it("deletes a collection by label and honours dryRun=All", async () => {
     await core.createNamespace({ body: { metadata: { name: "coll" } } });
     for (const [n, team] of [["c1", "a"], ["c2", "a"], ["c3", "b"]] as const) {
