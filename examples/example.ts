@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { loadAll } from "js-yaml";
 import type { KubeObject, Manager, ResourceClient } from "../src/index.ts";
-import { isNotFound } from "../src/index.ts";
+import { AlreadyExistsError, ForbiddenError, isNotFound } from "../src/index.ts";
 
 /** One example operator, as the runner, the demo and the tests use it. */
 export interface ExampleOperator {
@@ -48,26 +48,63 @@ export function loadYamlFile(file: URL): KubeObject[] {
 /**
  * Creates the CRDs the cluster does not have yet and waits (at most `timeoutMs`) until each is
  * Established. CRDs that exist are left as they are: an operator never downgrades a CRD that a
- * newer release installed.
+ * newer release installed. A create answered 409 AlreadyExists counts as done (another process
+ * installed it meanwhile). An operator without RBAC on CRDs (403 on the get) assumes they are
+ * installed: it warns through `warn` and does not wait for them. The timeout error names the
+ * CRD's `NamesAccepted` and `Established` conditions (reason and message).
  */
-export async function installCrds(client: ResourceClient, crds: readonly KubeObject[], timeoutMs = 30_000): Promise<void> {
+export async function installCrds(client: ResourceClient, crds: readonly KubeObject[], timeoutMs = 30_000,
+  warn: (message: string) => void = (m) => console.warn(m)): Promise<void> {
   const ref = (crd: KubeObject) => ({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crd.metadata!.name! });
+  const unreadable = new Set<string>();
   for (const crd of crds) {
     try {
       await client.get(ref(crd));
     } catch (err) {
+      if (err instanceof ForbiddenError) {
+        unreadable.add(crd.metadata!.name!);
+        warn(`cannot read CRD ${crd.metadata!.name} (403 Forbidden: no RBAC on customresourcedefinitions); assuming it is installed`);
+        continue;
+      }
       if (!isNotFound(err)) throw err;
-      await client.create(crd);
+      try {
+        await client.create(crd);
+      } catch (createErr) {
+        if (!(createErr instanceof AlreadyExistsError)) throw createErr; // another process created it meanwhile
+      }
     }
   }
   const deadline = performance.now() + timeoutMs;
   for (const crd of crds) {
+    if (unreadable.has(crd.metadata!.name!)) continue;
     for (;;) {
       const live = await client.get<KubeObject>(ref(crd));
-      const conditions = ((live as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions) ?? [];
+      const conditions = ((live as { status?: { conditions?: CrdCondition[] } }).status?.conditions) ?? [];
       if (conditions.some((c) => c.type === "Established" && c.status === "True")) break;
-      if (performance.now() > deadline) throw new Error(`CRD ${crd.metadata!.name} was not Established within ${timeoutMs} ms`);
+      if (performance.now() > deadline) {
+        throw new Error(`CRD ${crd.metadata!.name} was not Established within ${timeoutMs} ms: ${describeCrdConditions(conditions)}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/** A CRD status condition. */
+export interface CrdCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+/**
+ * The CRD's `NamesAccepted` and `Established` conditions for an error message, e.g.
+ * `NamesAccepted=False (ListKindConflict: "FooList" is already in use); Established: not reported`.
+ */
+export function describeCrdConditions(conditions: readonly CrdCondition[]): string {
+  return ["NamesAccepted", "Established"].map((type) => {
+    const c = conditions.find((x) => x.type === type);
+    if (!c) return `${type}: not reported`;
+    return `${type}=${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ""})` : ""}`;
+  }).join("; ");
 }

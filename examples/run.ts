@@ -1,5 +1,5 @@
 /**
- * `npm run example -- <name> [--kubeconfig PATH] [--namespace NS]`: runs one example operator
+ * `npm run example -- <name> [--kubeconfig PATH]`: runs one example operator
  * against a cluster, as a user runs an operator: it installs the example's CRDs when missing,
  * starts a Manager with the example's controllers, and runs until Ctrl-C (SIGINT) or SIGTERM.
  *

@@ -181,6 +181,28 @@ export class NotOwnedError extends OperatorRuntimeError {
   }
 }
 
+/**
+ * A ResourceClient write refused without a request by the write gate of a controller's
+ * reconcile: its process no longer leads, or a cache the controller reads is stale. Nothing
+ * was sent; the controller runs the reconcile again (held until the caches have caught up,
+ * with no backoff, error log or event), so a reconciler can let it propagate.
+ *
+ * @example
+ * ```ts
+ * try { await client.apply(obj); } catch (err) { if (err instanceof WriteRefusedError) throw err; log.warn("apply failed", { error: err }); }
+ * ```
+ */
+export class WriteRefusedError extends OperatorRuntimeError {
+  /** Why writes are refused, e.g. "this process no longer leads". */
+  readonly why: string;
+
+  constructor(why: string) {
+    super(`write refused: ${why}`);
+    this.name = "WriteRefusedError";
+    this.why = why;
+  }
+}
+
 /** An error that must not be retried (a reconcile returning it is not requeued). */
 export class TerminalError extends OperatorRuntimeError {
   constructor(message: string, options?: { cause?: unknown }) {

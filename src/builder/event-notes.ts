@@ -5,6 +5,7 @@
 import type { KubeObject } from "../client/types.ts";
 import type { BuilderEventRecorder } from "./builder.ts";
 import { describeObject } from "./reconcile-result.ts";
+import { WriteRefusedError } from "../errors.ts";
 
 /** Writes Builder events through an optional recorder; recording never fails a reconcile. */
 export class EventNotes {
@@ -27,9 +28,9 @@ export class EventNotes {
     return this.#record("Normal", "Deleted", "Delete", `Deleted ${name(obj)}: ${why}`);
   }
 
-  /** `CreateFailed` / `UpdateFailed` with the error text. */
+  /** `CreateFailed` / `UpdateFailed` with the error text; none for a write the gate refused (never sent, retried). */
   failed(obj: KubeObject, action: "Create" | "Update" | "Delete", error: Error, dryRun: boolean): Promise<void> {
-    if (dryRun) return Promise.resolve();
+    if (dryRun || error instanceof WriteRefusedError) return Promise.resolve();
     return this.#record("Warning", `${action}Failed`, action, `${action} ${name(obj)} failed: ${error.message}`);
   }
 

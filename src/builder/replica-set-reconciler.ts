@@ -8,7 +8,7 @@ import type { ObjectMeta } from "../kinds/kube-object.ts";
 import type { InformerSource } from "../controller/controller.ts";
 import { Expectations } from "../controller/expectations.ts";
 import { controllerOf, setControllerReference } from "../controller/controller-ref.ts";
-import { BuilderValidationError, isNotFound } from "../errors.ts";
+import { ApiError, BuilderValidationError, isNotFound } from "../errors.ts";
 import { isControlledBy } from "../store/prune.ts";
 import { ownedIn } from "../cache/owner-index.ts";
 import type { BuilderEventRecorder } from "./builder.ts";
@@ -57,7 +57,11 @@ export interface ReplicaSetReconcilerOptions<T extends KubeObject> {
    * `"replicas"`). One owner may have several sets with different names.
    */
   name?: string;
-  /** Tracks writes the cache has not shown yet (default: a new one, 5 min TTL). */
+  /**
+   * Tracks writes the cache has not shown yet (default: a new one, 5 min TTL). May be shared by
+   * several sets and observed by you too: an Expectations subscribes once per informer (see
+   * `Expectations.observe`), so sharing never counts one add twice.
+   */
   expectations?: Expectations;
   /** Whether a member is ready (default: its `Ready` condition is `"True"`, as for Pods). */
   isReady?: (obj: T) => boolean;
@@ -175,20 +179,25 @@ function isActive(obj: KubeObject): boolean {
  * Expected flow of a pass: read the owner's members from the cache → if the cache has not yet
  * shown this set's last creates or deletes, write nothing (`waitingOn`, `requeueAfterMs`) →
  * else create the missing members (in batches of 1, 2, 4, …; the first failure stops the
- * rest) or delete the surplus (uid precondition, Background propagation) → report counts.
+ * rest; none while the owner is being deleted) or delete the surplus (uid precondition,
+ * Background propagation) → report counts.
  *
  * Guarantees: never more creates than missing members, even when reconciles run on a cache
  * that lags behind (two quick passes never double-create, and a member deleted by hand is
  * replaced exactly once); scaling to 0 deletes every member; only objects this owner controls
  * that carry this set's label are counted or deleted — never another owner's, never a Builder's
  * (members carry no managed-by label, so a Builder never prunes them); existing members are
- * never updated: a template change applies to new members only.
+ * never updated: a template change applies to new members only; an owner with a
+ * `deletionTimestamp` (a finalizer or foreground deletion holds it) gets no new members, as a
+ * ReplicaSet being deleted gets no new Pods (surplus members are still deleted).
  *
  * Assumptions: the controller watches the members' kind (`.owns(Pod)`), so their events
  * trigger reconciles; `source` is the cache those events come from.
  * Caveats: members are not adopted (an orphan with matching labels is left alone); finished
  * members (Succeeded/Failed) are not counted and not deleted, as a ReplicaSet leaves them to
- * garbage collection; expectations live in memory (see {@link Expectations}).
+ * garbage collection; expectations live in memory (see {@link Expectations}). A create that
+ * failed with a timeout or an abort may still have happened on the server: its expectation is
+ * not lowered (client-go does the same), so the owner waits for its add or for the TTL.
  * Errors: `reconcile` rejects with a `BuilderValidationError` for a bad `replicas` (terminal
  * in a controller) or an owner without identity; failed writes are `failed` results.
  *
@@ -199,7 +208,8 @@ function isActive(obj: KubeObject): boolean {
  * const pods = new ReplicaSetReconciler({ kind: Pod, source: mgr.cache });
  * mgr.controller("podset").for(PodSet).owns(Pod).reconcile(async (req, ctx) => {
  *   const set = mgr.cache.informer(PodSet).get(req.name, req.namespace);
- *   if (!set) return Result.done();
+ *   if (!set) return Result.done(); // deleted: the garbage collector deletes its pods
+ *   // A set being deleted (deletionTimestamp) gets no new pods; its counts are still reported.
  *   const r = await pods.reconcile({ client: mgr.client, owner: set, replicas: set.spec.replicas, template: set.spec.template, signal: ctx.signal });
  *   if (!r.ok) throw new AggregateError(r.errors);
  *   await writeStatus(mgr.client, set, { replicas: r.replicas, readyReplicas: r.readyReplicas });
@@ -255,6 +265,10 @@ export class ReplicaSetReconciler<T extends KubeObject> {
       return { ...summarize([], { dryRun: false, waitingOn: `the cache to show ${what} of ${this.#kind.kind} objects` }), ...counts, requeueAfterMs: pending.expiresInMs };
     }
     const notes = new EventNotes(input.recorder, owner);
+    if (replicas > members.length && owner.metadata.deletionTimestamp) {
+      // Being deleted: new members would only be garbage collected (a ReplicaSet does the same).
+      return { ...summarize([], { dryRun: false }), ...counts };
+    }
     const results = replicas > members.length
       ? await this.#create(client, input, namespace, key, replicas - members.length, notes)
       : await this.#delete(client, key, [...members].sort((a, b) => this.#order(a, b, this.#isReady)).slice(0, members.length - replicas), notes);
@@ -268,6 +282,12 @@ export class ReplicaSetReconciler<T extends KubeObject> {
     this.expectations.expectCreations(key, count);
     let left = count;
     for (let batch = 1; left > 0; batch *= 2) {
+      if (input.signal?.aborted) {
+        // Aborted between batches: the rest is never sent.
+        for (let i = 0; i < left; i++) this.expectations.creationObserved(key);
+        results.push({ ...refOf(desired, this.#kind), action: "failed", error: input.signal.reason as Error });
+        break;
+      }
       const size = Math.min(batch, left);
       left -= size;
       const outcomes = await Promise.allSettled(Array.from({ length: size }, () => client.create(structuredClone(desired))));
@@ -278,8 +298,9 @@ export class ReplicaSetReconciler<T extends KubeObject> {
           await notes.changed(o.value, "Created");
         } else {
           failed = true;
-          this.expectations.creationObserved(key); // never to be seen
           const error = o.reason as Error;
+          // A create that timed out or was aborted may have happened: wait for its add (or the TTL).
+          if (!mayHaveHappened(error, input.signal)) this.expectations.creationObserved(key); // never to be seen
           results.push({ ...refOf(desired, this.#kind), action: "failed", error });
           await notes.failed(desired, "Create", error, false);
         }
@@ -347,6 +368,21 @@ export class ReplicaSetReconciler<T extends KubeObject> {
     const set = obj.metadata?.labels?.[REPLICA_SET_LABEL];
     return uid && set !== undefined ? `${uid}/${set}` : undefined;
   }
+}
+
+/**
+ * Whether a failed write may still have happened on the server: the request was aborted or
+ * timed out (ours, or the server's 504 Timeout) after it may have been sent.
+ */
+function mayHaveHappened(err: unknown, signal: AbortSignal | undefined): boolean {
+  // The server answered: a definite failure, unless it timed out itself (504 Timeout).
+  if (err instanceof ApiError) return err.code === 504 || err.reason === "Timeout";
+  if (signal?.aborted) return true;
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const name = (e as { name?: unknown }).name;
+    if (name === "TimeoutError" || name === "AbortError") return true;
+  }
+  return false;
 }
 
 function refOf(obj: KubeObject, kind: KindRef): Omit<ObjectResult, "action"> {

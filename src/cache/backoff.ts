@@ -25,6 +25,12 @@ export interface ReflectorTimings {
   maxWatchTimeoutSeconds?: number;
   /** After this many consecutive failed watch attempts the reflector relists (default 3). */
   relistAfterWatchFailures?: number;
+  /**
+   * After a watch closed cleanly or went silent (a server timeout, client-node's 30 s idle
+   * abort), how long the resumed watch may take to be accepted before the informer counts as
+   * stale (default 1000 ms; 0 = stale at once). Failed watches are stale at once.
+   */
+  resumeGraceMs?: number;
   /** Clock in ms (default `Date.now`), for tests. */
   now?: () => number;
   /** Random source in [0, 1) (default `Math.random`), for tests. */
@@ -59,6 +65,7 @@ export function resolveTimings(t: ReflectorTimings = {}): ResolvedTimings {
     minWatchTimeoutSeconds: minWatch,
     maxWatchTimeoutSeconds: Math.max(minWatch, t.maxWatchTimeoutSeconds ?? 600),
     relistAfterWatchFailures: Math.max(1, t.relistAfterWatchFailures ?? 3),
+    resumeGraceMs: Math.max(0, t.resumeGraceMs ?? 1000),
     now: t.now ?? Date.now,
     random: t.random ?? Math.random,
   };

@@ -56,8 +56,9 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  * objects deleted during the gap arrive as `delete`, changed ones as `update`, new ones as
  * `add(obj, false)`, and one deleted and recreated (a new uid) as `delete` then `add`.
  *
- * Staleness: {@link isStale} answers true from the moment a watch ends (a server restart, a
- * network failure, a timeout) until a relist was stored or the server accepted the next watch;
+ * Staleness: {@link isStale} answers true from the moment a watch fails (a server restart, a
+ * network failure; after a clean close, once the resume was not accepted within 1 s) until a
+ * relist was stored or the server accepted the next watch;
  * handlers hear `caughtUp()` then. Controllers hold reconciles meanwhile (see `Controller`).
  *
  * Indexes: besides those added with `addIndex`, every informer keeps `OWNER_UID_INDEX`

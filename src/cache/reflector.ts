@@ -30,8 +30,10 @@ export interface ReflectorSink<T extends KubeObject = KubeObject> {
   apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T): void;
   /**
    * Whether the contents may lag behind the server for longer than a watch event's trip:
-   * `true` from the moment a watch ends (any way but `stop()`) until a list is delivered or the
-   * server accepts the next watch; `false` then. Called on changes only.
+   * `true` from the moment a watch fails (an error, 410 Gone, a refused connection) — or, after
+   * a clean close or a silent stream, once the resumed watch has not been accepted within
+   * `resumeGraceMs` — until a list is delivered or the server accepts the next watch; `false`
+   * then. Called on changes only.
    */
   stale?(stale: boolean): void;
 }
@@ -114,8 +116,11 @@ interface Session {
  * `relistAfterWatchFailures` consecutive failures. Failed lists back off the same way and are
  * retried. Lists never name a resourceVersion (a consistent read of the server's current state).
  *
- * Staleness: the sink hears `stale(true)` as soon as a watch ends and `stale(false)` once a list
- * was delivered or the server accepted the next watch (see {@link ReflectorSink.stale}).
+ * Staleness: the sink hears `stale(true)` as soon as a watch fails, and after a clean close or a
+ * silent stream (routine: server timeouts, client-node's idle abort) only if the resume is not
+ * accepted within `resumeGraceMs` (default 1 s); `stale(false)` once a list was delivered or the
+ * server accepted the next watch (see {@link ReflectorSink.stale}). During that grace the
+ * contents may lag by the events the server sends until the resume is accepted.
  *
  * Guarantees: never stops by itself and never throws out of its loop: only {@link stop} ends
  * it. No sink call happens after `stop()` resolves. Sink errors are logged, not propagated.
@@ -150,6 +155,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   readonly #backoff: Backoff;
   #rv = "";
   #stale = true;
+  /** Marks stale when a resume after a clean close is not accepted in time. */
+  #graceTimer: NodeJS.Timeout | undefined;
   #session: Session | undefined;
 
   constructor(options: ReflectorOptions<T>) {
@@ -200,6 +207,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const s = this.#session;
     if (!s || s.stopped) return s?.loop;
     s.stopped = true;
+    this.#clearGrace();
     s.stop();
     s.watch?.stop();
     await s.loop;
@@ -238,7 +246,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
       if (!info) continue;
       const outcome = await this.#watchOnce(s, info);
       if (outcome.type === "stopped" || s.stopped) return;
-      this.#setStale(true);
+      const resumesAtOnce = (outcome.type === "closed" || outcome.type === "silent")
+        && (outcome.events > 0 || outcome.durationMs >= this.#t.initialBackoffMs);
+      if (resumesAtOnce) this.#staleAfterGrace(s);
+      else this.#setStale(true);
       switch (outcome.type) {
         case "gone":
           this.stats.relists++;
@@ -312,7 +323,27 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (rv) this.#rv = rv;
   }
 
+  /** Stale only if the resume is not accepted within `resumeGraceMs` (a clean close is routine). */
+  #staleAfterGrace(s: Session): void {
+    if (this.#stale || this.#graceTimer) return;
+    if (this.#t.resumeGraceMs <= 0) {
+      this.#setStale(true);
+      return;
+    }
+    this.#graceTimer = setTimeout(() => {
+      this.#graceTimer = undefined;
+      if (!s.stopped) this.#setStale(true);
+    }, this.#t.resumeGraceMs);
+    this.#graceTimer.unref?.();
+  }
+
+  #clearGrace(): void {
+    clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
+  }
+
   #setStale(stale: boolean): void {
+    this.#clearGrace();
     if (this.#stale === stale) return;
     this.#stale = stale;
     this.#deliver(() => this.#o.sink.stale?.(stale));

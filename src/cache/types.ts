@@ -31,8 +31,10 @@ export interface Informer<T extends KubeObject = KubeObject> {
   hasSynced(): boolean;
   /**
    * Whether the contents may lag behind the server: true before the first list, and from the
-   * moment a watch ends (server restart, network failure, timeout) until a relist was stored
-   * or the server accepted the next watch. Unlike `hasSynced()`, it can turn back to true.
+   * moment a watch fails (server restart, network failure, 410 Gone) — or, after a clean close
+   * (a server timeout), once its resume has not been accepted within the reflector's
+   * `resumeGraceMs` (1 s) — until a relist was stored or the server accepted the next watch.
+   * Unlike `hasSynced()`, it can turn back to true.
    */
   isStale(): boolean;
   /** The newest cached copy, or undefined. */

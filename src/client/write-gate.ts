@@ -3,11 +3,11 @@
  * is aborted or its process no longer leads, whether or not the reconciler passed its signal on.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { OperatorRuntimeError } from "../errors.ts";
+import { WriteRefusedError } from "../errors.ts";
 
 /**
  * What decides whether writes may go out: none once `signal` is aborted (they reject with its
- * reason), none while `open()` answers false (they reject with an OperatorRuntimeError naming
+ * reason), none while `open()` answers false (they reject with a `WriteRefusedError` naming
  * `closed`).
  *
  * @example
@@ -54,6 +54,6 @@ export function passWriteGate(): AbortSignal | undefined {
   const gate = gates.getStore();
   if (!gate) return undefined;
   gate.signal.throwIfAborted();
-  if (gate.open && !gate.open()) throw new OperatorRuntimeError(`write refused: ${gate.closed ?? "the write gate is closed"}`);
+  if (gate.open && !gate.open()) throw new WriteRefusedError(gate.closed ?? "the write gate is closed");
   return gate.signal;
 }

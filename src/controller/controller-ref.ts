@@ -5,7 +5,12 @@
  * Semantics follow controller-runtime's `SetControllerReference`: an object has at most one
  * controller; setting it again for the same owner is a no-op (the entry is refreshed); another
  * controller is never replaced; an owner reference cannot cross namespaces, and a namespaced
- * owner cannot control a cluster-scoped object.
+ * owner cannot control a cluster-scoped object. One deliberate divergence: controller-runtime
+ * decides whether the existing controller is "the same owner" by group, kind and name; we
+ * decide by uid. So an owner deleted and re-created under the same name (a new uid) does not
+ * take over the old incarnation's objects — controller-runtime would rewrite the reference to
+ * the new uid; we throw `AlreadyOwnedError`, and the garbage collector deletes those objects
+ * with their old owner.
  */
 import type { KubeObject, OwnerReference } from "../kinds/kube-object.ts";
 import type { ModelObject } from "../kinds/model-object.ts";
@@ -80,7 +85,9 @@ export function controllerOf(obj: ModelObject): OwnerReference | undefined {
  * {@link controllerRef}(owner) to `metadata.ownerReferences`, replacing an entry for the same
  * owner (same uid, or same group, kind and name) and keeping every other (non-controller) reference.
  *
- * Errors: {@link AlreadyOwnedError} when another owner (another uid) is its controller;
+ * Errors: {@link AlreadyOwnedError} when another owner (another uid) is its controller — even
+ * one with the same group, kind and name, which controller-runtime would treat as the same
+ * owner (a deleted and re-created owner; see the module doc);
  * {@link OperatorRuntimeError} when the owner lacks identity fields, or is namespaced while
  * `obj` is in another namespace or in none (an owner reference cannot cross namespaces, and
  * Kubernetes' garbage collector would delete the object at once). Set `obj`'s namespace first.

@@ -112,11 +112,14 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
  * ResourceClient writes are refused once its signal aborted or `leading()` answers false.
  *
  * Stale caches: while any informer the controller watches (its `for`, `owns` and `watches`
- * kinds) is stale — from the moment its watch ended until a relist or an accepted resume, see
- * `Informer.isStale` — reconciles are held, not dropped: a dequeued key waits, a running
- * reconcile's ResourceClient writes are refused, and a reconcile that ends meanwhile (however
- * it ends) is run again; all held keys are queued the moment every informer has caught up. So
- * an API server that restarts empty cannot receive children of owners it never had.
+ * kinds) is stale — from the moment its watch failed or its resume was not accepted promptly
+ * until a relist or an accepted resume, see `Informer.isStale` — reconciles are held, not
+ * dropped: a dequeued key waits, a running reconcile's ResourceClient writes are refused (a
+ * `WriteRefusedError`), and a reconcile that ends meanwhile (however it ends) is run again; all
+ * held keys are queued the moment every informer has caught up. A reconcile that had a write
+ * refused so is held too, even when the caches caught up before it returned: no backoff, no
+ * error log, no terminal verdict. So an API server that restarts empty cannot receive children
+ * of owners it never had.
  *
  * @example
  * ```ts
@@ -213,7 +216,8 @@ export class Controller implements Runnable {
     this.queue.add(keyOf(request));
   }
 
-  #reconcile(key: string, log: Logger, reconcileID: string): Promise<ReconcileAction | void> {
+  /** Runs the reconciler for `key`; `refused.stale` turns true when the gate refuses a write because a cache is stale. */
+  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }): Promise<ReconcileAction | void> {
     const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
     const leading = this.#options.leading;
     const gate = (signal: AbortSignal): WriteGate => {
@@ -222,8 +226,10 @@ export class Controller implements Runnable {
         signal,
         open: () => {
           if (leading && !leading()) closed = "this process no longer leads";
-          else if (this.#stale()) closed = "a cache this controller reads is stale (its watch ended; waiting for a relist or resume)";
-          else return true;
+          else if (this.#stale()) {
+            closed = "a cache this controller reads is stale (its watch ended; waiting for a relist or resume)";
+            refused.stale = true;
+          } else return true;
           return false;
         },
         get closed() {
@@ -303,10 +309,23 @@ export class Controller implements Runnable {
     this.#metrics.activeWorkers(++this.#active);
     const t0 = performance.now();
     try {
-      const result = (await this.#reconcile(key, log, reconcileID)) ?? {};
-      if (this.#stale()) {
-        // Computed from a cache that went stale meanwhile: run it again on the fresh one.
-        this.#hold(key, log, "a cache went stale during the reconcile");
+      const refused = { stale: false };
+      let result: ReconcileAction;
+      try {
+        result = (await this.#reconcile(key, log, reconcileID, refused)) ?? {};
+      } catch (err) {
+        if (this.#stale() || refused.stale) {
+          // Refused writes (or errors of a restarting server): no backoff, no error log, no terminal
+          // verdict — even when the caches caught up before the reconcile returned.
+          this.#hold(key, log, `the reconcile failed while a cache was stale${refused.stale ? " (a write was refused)" : ""}: ${(err as Error)?.message ?? String(err)}`);
+          this.#metrics.reconcileResult("requeue");
+          return;
+        }
+        throw err;
+      }
+      if (this.#stale() || refused.stale) {
+        // Computed from a cache that went stale meanwhile, or with writes refused: run it again on the fresh one.
+        this.#hold(key, log, refused.stale ? "a write was refused while a cache was stale" : "a cache went stale during the reconcile");
         this.#metrics.reconcileResult("requeue");
         return;
       }
@@ -323,12 +342,6 @@ export class Controller implements Runnable {
       }
       log.debug("reconciled", { durationMs: Math.round(performance.now() - t0) });
     } catch (err) {
-      if (this.#stale()) {
-        // Most likely refused writes or errors of a restarting server: no backoff, no terminal verdict.
-        this.#hold(key, log, `the reconcile failed while a cache was stale: ${(err as Error)?.message ?? String(err)}`);
-        this.#metrics.reconcileResult("requeue");
-        return;
-      }
       const terminal = isTerminalError(err);
       this.#metrics.reconcileResult("error");
       this.#metrics.reconcileError(terminal);
@@ -372,7 +385,8 @@ function boundedReconcile(
   let timer: unknown;
   const expired = new Promise<never>((_, reject) => {
     timer = clock.setTimeout(() => {
-      const err = new OperatorRuntimeError(`reconcile of ${key} timed out after ${timeoutMs} ms (reconcileTimeoutMs); its signal is aborted`);
+      const err = new OperatorRuntimeError(`reconcile of ${key} timed out after ${timeoutMs} ms (reconcileTimeoutMs); its signal is aborted`,
+        { cause: new DOMException("reconcile timed out", "TimeoutError") });
       expiry.abort(err);
       overdue.add(key);
       void running.then(undefined, () => undefined).finally(() => {

@@ -49,6 +49,12 @@ export interface PendingExpectations {
   readonly expiresInMs: number;
 }
 
+/** One subscription of an Expectations to an informer, shared by every `observe` of it. */
+interface Observation<T extends KubeObject> {
+  keyOfs: Set<(obj: T) => string | undefined>;
+  unsubscribe: () => void;
+}
+
 interface Entry {
   creations: number;
   deletions: Set<string>;
@@ -92,6 +98,7 @@ interface Entry {
  */
 export class Expectations {
   readonly #entries = new Map<string, Entry>();
+  readonly #observed = new WeakMap<object, Observation<KubeObject>>();
   readonly #ttlMs: number;
   readonly #clock: Pick<Clock, "now">;
 
@@ -166,28 +173,49 @@ export class Expectations {
    * undefined are ignored. Register it on the same informer the reconcile reads from (the
    * handler runs before the reconcile can see the change). Returns an unsubscribe.
    *
+   * Idempotent per informer: an Expectations subscribes once to each informer, however often
+   * `observe` is called for it (by you, and by every `ReplicaSetReconciler` given this
+   * Expectations). Each event lowers each distinct key the registered `keyOf`s give at most
+   * once, so observing twice never counts one add twice; a `keyOf` that gives another key (yours
+   * and a reconciler's) still lowers that key. The subscription ends when every `observe` of the
+   * informer was unsubscribed.
+   *
    * @example
    * ```ts
    * const stop = expectations.observe(cache.informer(Pod), (pod) => controllerOf(pod)?.uid);
    * ```
    */
   observe<T extends KubeObject>(informer: Informer<T>, keyOf: (obj: T) => string | undefined = (obj) => controllerOf(obj)?.uid): () => void {
-    const deleted = (obj: T) => {
-      const key = keyOf(obj);
-      const uid = obj.metadata?.uid;
-      if (key !== undefined && uid) this.deletionObserved(key, uid);
+    let sub = this.#observed.get(informer) as Observation<T> | undefined;
+    if (!sub) {
+      const created: Observation<T> = { keyOfs: new Set(), unsubscribe: () => undefined };
+      const keys = (obj: T) => new Set([...created.keyOfs].map((f) => f(obj)).filter((k): k is string => k !== undefined));
+      const deleted = (obj: T) => {
+        const uid = obj.metadata?.uid;
+        if (uid) for (const key of keys(obj)) this.deletionObserved(key, uid);
+      };
+      this.#observed.set(informer, created as Observation<KubeObject>);
+      sub = created;
+      created.unsubscribe = informer.addEventHandler({
+        add: (obj) => {
+          for (const key of keys(obj)) this.creationObserved(key);
+          if (obj.metadata?.deletionTimestamp) deleted(obj);
+        },
+        update: (oldObj, obj) => {
+          if (obj.metadata?.deletionTimestamp && !oldObj.metadata?.deletionTimestamp) deleted(obj);
+        },
+        delete: deleted,
+      });
+    }
+    // A wrapper per call, so the same function observed twice needs two unsubscribes.
+    const entry = (obj: T) => keyOf(obj);
+    const s = sub;
+    s.keyOfs.add(entry);
+    return () => {
+      if (!s.keyOfs.delete(entry) || s.keyOfs.size > 0) return;
+      s.unsubscribe();
+      if (this.#observed.get(informer) === (s as Observation<KubeObject>)) this.#observed.delete(informer);
     };
-    return informer.addEventHandler({
-      add: (obj) => {
-        const key = keyOf(obj);
-        if (key !== undefined) this.creationObserved(key);
-        if (obj.metadata?.deletionTimestamp) deleted(obj);
-      },
-      update: (oldObj, obj) => {
-        if (obj.metadata?.deletionTimestamp && !oldObj.metadata?.deletionTimestamp) deleted(obj);
-      },
-      delete: deleted,
-    });
   }
 
   #raise(key: string): Entry {

@@ -124,6 +124,58 @@ describe("ReplicaSetReconciler against LocalCluster", () => {
     assert.deepEqual(retry.objects.map((o) => o.action), ["created", "created", "created"]);
   });
 
+  it("two sets sharing one Expectations (and its author observing it too) never count an add twice", async () => {
+    const ns = "shared";
+    const owner = await createDataApp(cluster.url, ns, "web");
+    const lagging = new FakeInformer<Pod>();
+    const shared = new Expectations();
+    const a = new ReplicaSetReconciler({ kind: Pod, source: fakeSource(lagging), name: "a", expectations: shared });
+    new ReplicaSetReconciler({ kind: Pod, source: fakeSource(lagging), name: "b", expectations: shared });
+    shared.observe(lagging); // as the Expectations doc shows: keyed by the controller's uid, another key
+    const first = await a.reconcile({ client, owner, replicas: 4, template });
+    assert.equal(first.objects.filter((o) => o.action === "created").length, 4);
+    const created = await podsOf(ns);
+    lagging.add(created[0]!);
+    lagging.add(created[1]!); // the cache shows 2 of the 4 creates so far
+    assert.equal(shared.pending(`${owner.metadata.uid}/a`)?.creations, 2);
+    const second = await a.reconcile({ client, owner, replicas: 4, template });
+    assert.deepEqual(second.objects, [], "still waiting for 2 creations: nothing created");
+    assert.equal(creates(ns), 4);
+  });
+
+  it("creates nothing for an owner being deleted, and still reports its counts", async () => {
+    const ns = "deleting";
+    const owner = await createDataApp(cluster.url, ns, "web");
+    const members = new FakeInformer<Pod>();
+    const set = new ReplicaSetReconciler({ kind: Pod, source: fakeSource(members) });
+    await set.reconcile({ client, owner, replicas: 1, template });
+    const [pod] = await podsOf(ns);
+    members.add({ ...pod!, status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }] } });
+    const deleting = { ...owner, metadata: { ...owner.metadata, deletionTimestamp: "2024-01-01T00:00:00Z", finalizers: ["example.com/keep"] } };
+    const up = await set.reconcile({ client, owner: deleting, replicas: 3, template });
+    assert.deepEqual(up.objects, [], "no new member for an owner being deleted");
+    assert.equal(up.ok, true);
+    assert.deepEqual({ replicas: up.replicas, readyReplicas: up.readyReplicas }, { replicas: 1, readyReplicas: 1 });
+    assert.equal(creates(ns), 1);
+    const down = await set.reconcile({ client, owner: deleting, replicas: 0, template });
+    assert.deepEqual(down.objects.map((o) => o.action), ["deleted"], "surplus members are still deleted");
+  });
+
+  it("a create that timed out may have happened: its expectation stays until the cache shows it (or the TTL)", async () => {
+    const ns = "timeout";
+    const owner = await createDataApp(cluster.url, ns, "web");
+    const impatient = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "set-test", requestTimeoutMs: 50 });
+    const lagging = new FakeInformer<Pod>();
+    const set = new ReplicaSetReconciler({ kind: Pod, source: fakeSource(lagging) });
+    cluster.inject({ verb: "create", resource: "pods", namespace: ns, latencyMs: 500, times: 1 });
+    const first = await set.reconcile({ client: impatient, owner, replicas: 1, template });
+    assert.deepEqual(first.objects.map((o) => o.action), ["failed"]);
+    assert.equal(set.expectations.pending(`${owner.metadata.uid}/replicas`)?.creations, 1, "not lowered: the create may have happened");
+    const second = await set.reconcile({ client: impatient, owner, replicas: 1, template });
+    assert.deepEqual(second.objects, [], "waits for the cache instead of creating a second member");
+    assert.match(second.waitingOn ?? "", /1 creation/);
+  });
+
   it("never counts or deletes objects the owner does not control or that belong to another set or a Builder", async () => {
     const ns = "foreign";
     const owner = await createDataApp(cluster.url, ns, "web");

@@ -52,3 +52,10 @@ test("controllerOf ignores non-controller references", () => {
   assert.equal(controllerOf(pod([{ apiVersion: "v1", kind: "ConfigMap", name: "cfg", uid: "uid-9" }])), undefined);
   assert.equal(controllerOf(pod()), undefined);
 });
+
+test("setControllerReference compares the existing controller by uid: a re-created owner (same name, new uid) does not take over (unlike controller-runtime)", () => {
+  const recreated: KubeObject = { ...owner, metadata: { ...owner.metadata, uid: "uid-1b" } };
+  const p = pod([controllerRef(owner)]);
+  assert.throws(() => setControllerReference(recreated, p), (err: Error) => err instanceof AlreadyOwnedError && err.controller.uid === "uid-1");
+  assert.deepEqual(p.metadata?.ownerReferences, [controllerRef(owner)]);
+});

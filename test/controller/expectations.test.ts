@@ -113,3 +113,46 @@ test("observe with a key function ignores objects it maps to no key", () => {
   informer.add({ ...member("b", "uid-b"), metadata: { ...member("b", "uid-b").metadata, labels: { set: "workers" } } });
   assert.equal(e.satisfied("workers"), true);
 });
+
+test("observing one informer twice counts each add once (an Expectations subscribes once per informer)", () => {
+  const informer = new FakeInformer();
+  const e = new Expectations();
+  e.observe(informer);
+  e.observe(informer); // e.g. a second ReplicaSetReconciler sharing it, or the author too
+  e.expectCreations("owner-1", 2);
+  informer.add(member("a", "uid-a"));
+  assert.equal(e.pending("owner-1")?.creations, 1, "one add lowers the count by one, not two");
+  informer.add(member("b", "uid-b"));
+  assert.equal(e.satisfied("owner-1"), true);
+});
+
+test("observing one informer with key functions that give different keys lowers each key once", () => {
+  const informer = new FakeInformer();
+  const e = new Expectations();
+  e.observe(informer);
+  e.observe(informer, (o) => `${o.metadata?.ownerReferences?.[0]?.uid}/set`);
+  e.observe(informer, (o) => `${o.metadata?.ownerReferences?.[0]?.uid}/set`); // the same key again
+  e.expectCreations("owner-1", 2);
+  e.expectCreations("owner-1/set", 2);
+  informer.add(member("a", "uid-a"));
+  assert.equal(e.pending("owner-1")?.creations, 1);
+  assert.equal(e.pending("owner-1/set")?.creations, 1);
+});
+
+test("the informer subscription ends when every observe of it was unsubscribed", () => {
+  const informer = new FakeInformer();
+  const e = new Expectations();
+  const stopA = e.observe(informer);
+  const stopB = e.observe(informer);
+  e.expectCreations("owner-1", 3);
+  stopA();
+  informer.add(member("a", "uid-a"));
+  assert.equal(e.pending("owner-1")?.creations, 2, "still observed through the second observe");
+  stopB();
+  stopB(); // twice: harmless
+  informer.add(member("b", "uid-b"));
+  assert.equal(e.pending("owner-1")?.creations, 2, "no longer observed");
+  e.observe(informer);
+  informer.add(member("c", "uid-c"));
+  assert.equal(e.pending("owner-1")?.creations, 1, "observed again after a new observe");
+});
