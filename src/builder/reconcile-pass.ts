@@ -93,7 +93,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   const remembered = appliedKey ? appliedKinds(appliedKey) : [];
   const pruneKinds = uniqueKinds([...DEFAULT_MANAGED, ...added, ...remembered, ...(options.manages ?? [])])
     .filter((k) => prunePvcs || !(k.kind === "PersistentVolumeClaim" && k.apiVersion === "v1"));
-  owned.prefetch(uniqueKinds([...added, ...(options.prune === false ? [] : pruneKinds)]));
+  owned.prefetch(uniqueKinds([...added, ...(options.prune === false ? [] : pruneKinds)]), options.prune === false ? [] : pruneKinds);
 
   // 4. Config hashes for workloads: this pass's ConfigMaps/Secrets once they reconciled, else the live ones.
   const configs = new ConfigOutcomes();

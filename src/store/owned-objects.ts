@@ -49,6 +49,8 @@ export class OwnedObjects {
   readonly #uid: string;
   readonly #lists = new Map<string, Promise<KubeObject[]>>();
   readonly #byName = new Map<string, Promise<Map<string, KubeObject>>>();
+  /** This pass's legacy sweeps, by kind. */
+  readonly #legacy = new Map<string, Promise<KubeObject[]>>();
   /** A GET met an object of this owner without the owner-UID label: a legacy sweep is due. */
   #unlabelled = false;
   /** Objects the reader answered with, for cost checks. */
@@ -64,10 +66,14 @@ export class OwnedObjects {
     return hasOwnerIndex(this.#o.reader);
   }
 
-  /** Starts reading the owner's objects of `kinds` (one list per kind from the API; nothing from an index). */
-  prefetch(kinds: readonly KindRef[]): void {
+  /**
+   * Starts reading the owner's objects of `kinds` (one list per kind from the API; nothing from
+   * an index), and the legacy sweeps due for the kinds to prune, all at once.
+   */
+  prefetch(kinds: readonly KindRef[], pruneKinds: readonly KindRef[] = []): void {
     if (this.indexed) return;
     for (const kind of kinds) void this.#byNameOf(kind).catch(() => undefined);
+    for (const kind of pruneKinds) if (this.#sweepDue(kind)) void this.#legacyList(kind).catch(() => undefined);
   }
 
   /**
@@ -105,14 +111,26 @@ export class OwnedObjects {
     }
     const labelled = await this.#list(kind);
     if (!this.#sweepDue(kind)) return labelled;
-    const { key, value } = this.#o.managedBy;
-    const component = this.#o.component;
-    const legacy = await reader.list(kind, {
-      ...ns,
-      labelSelector: `${key}=${value},${component.value === undefined ? `!${component.key}` : `${component.key}=${component.value}`},!${OWNER_UID_LABEL}`,
-    });
-    this.examined += legacy.length;
-    return [...labelled, ...legacy];
+    return [...labelled, ...(await this.#legacyList(kind))];
+  }
+
+  /** One legacy sweep per kind and pass: managed objects without the owner-UID label. */
+  #legacyList(kind: KindRef): Promise<KubeObject[]> {
+    const k = kindKey(kind);
+    let listed = this.#legacy.get(k);
+    if (!listed) {
+      const { key, value } = this.#o.managedBy;
+      const component = this.#o.component;
+      listed = this.#o.reader.list({ apiVersion: kind.apiVersion, kind: kind.kind }, {
+        ...(this.#o.namespace ? { namespace: this.#o.namespace } : {}),
+        labelSelector: `${key}=${value},${component.value === undefined ? `!${component.key}` : `${component.key}=${component.value}`},!${OWNER_UID_LABEL}`,
+      }).then((items) => {
+        this.examined += items.length;
+        return items;
+      });
+      this.#legacy.set(k, listed);
+    }
+    return listed;
   }
 
   /** Records that `kind` was swept for this owner without failure: later passes skip the sweep. */
