@@ -13,17 +13,23 @@
 import { cpuMs, emit, epochMs, serve } from "./scale-ipc.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const memory = () => {
+/**
+ * Live heap and RSS: collected, then one turn of the event loop so FinalizationRegistry
+ * callbacks run (undici registers every response body; what they release is garbage that a
+ * second collection in the same turn would still count), then collected again.
+ */
+const memory = async () => {
   gc();
+  await new Promise((resolve) => setImmediate(resolve));
   gc();
   const m = process.memoryUsage();
   return { rssBytes: m.rss, heapBytes: m.heapUsed };
 };
-const beforeImport = memory();
+const beforeImport = await memory();
 const { Builder, Manager, Result, createLogger, generationChanged, writeStatus } = await import("../src/index.ts");
 const { DataApp } = await import("../examples/dataapp/dataapp.ts");
 const { KubeConfig } = await import("@kubernetes/client-node");
-const afterImport = memory();
+const afterImport = await memory();
 
 const [kubeconfigPath, workersArg] = process.argv.slice(2);
 const kubeConfig = new KubeConfig();
@@ -81,7 +87,7 @@ const controller = mgr.controller("dataapp")
   });
 
 await mgr.start();
-const baseline = memory();
+const baseline = await memory();
 /** Heap once one warm-up owner has been reconciled: code compiled on first use is not counted per object. */
 let warmHeapBytes = baseline.heapBytes;
 let warmObjects = 0;
@@ -121,11 +127,11 @@ serve({
   /** Cumulative CPU and reconciles, for a window the parent measures. */
   mark: () => ({ cpuMs: cpuMs(), reconciles }),
   /** After the warm-up owner converged: the heap every later cached object is counted from. */
-  warmed: () => {
-    warmHeapBytes = memory().heapBytes;
+  warmed: async () => {
+    warmHeapBytes = (await memory()).heapBytes;
     warmObjects = cached().objects;
   },
-  memory: () => ({ ...memory(), ...cached(), warmHeapBytes, warmObjects, baseline, beforeImport, afterImport }),
+  memory: async () => ({ ...(await memory()), ...cached(), warmHeapBytes, warmObjects, baseline, beforeImport, afterImport }),
 }, () => mgr.stop());
 
 emit({ event: "ready" });

@@ -17,12 +17,19 @@ export function objectKey(obj: KubeObject): string {
   return ns ? `${ns}/${name}` : name;
 }
 
+/**
+ * The keys filed under one value: the key itself while it is the only one (most owner-index
+ * values file one object per kind), a Set from the second on. A Set and its table cost a few
+ * hundred bytes, which per object would rival the object.
+ */
+type Filed = string | Set<string>;
+
 interface Index<T extends KubeObject> {
   fn: IndexFunc<T>;
   /** value → keys filed under it. */
-  byValue: Map<string, Set<string>>;
-  /** key → the values it is filed under (what to remove on change). */
-  byKey: Map<string, string[]>;
+  byValue: Map<string, Filed>;
+  /** key → the value it is filed under, or the values when several (what to remove on change). */
+  byKey: Map<string, string | string[]>;
 }
 
 /**
@@ -43,7 +50,7 @@ interface Index<T extends KubeObject> {
  */
 export class Indexer<T extends KubeObject = KubeObject> {
   readonly #items = new Map<string, T>();
-  readonly #byNamespace = new Map<string, Set<string>>();
+  readonly #byNamespace = new Map<string, Filed>();
   readonly #indices = new Map<string, Index<T>>();
   readonly #onIndexError: (index: string, obj: T, err: unknown) => void;
 
@@ -68,7 +75,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
   list(namespace?: string): T[] {
     if (namespace === undefined) return [...this.#items.values()];
     const keys = this.#byNamespace.get(namespace);
-    return keys ? this.#objects(keys) : [];
+    return keys !== undefined ? this.#objects(keys) : [];
   }
 
   /** Stores `obj` under `key`, replacing (and returning) the previous copy. */
@@ -87,7 +94,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
     this.#items.delete(key);
     unfile(this.#byNamespace, old.metadata?.namespace ?? "", key);
     for (const index of this.#indices.values()) {
-      for (const v of index.byKey.get(key) ?? []) unfile(index.byValue, v, key);
+      for (const v of valuesOf(index.byKey.get(key))) unfile(index.byValue, v, key);
       index.byKey.delete(key);
     }
     return old;
@@ -110,7 +117,7 @@ export class Indexer<T extends KubeObject = KubeObject> {
       throw new OperatorRuntimeError(`index "${name}" does not exist. Fix: call addIndex("${name}", fn) first.`);
     }
     const keys = index.byValue.get(value);
-    return keys ? this.#objects(keys) : [];
+    return keys !== undefined ? this.#objects(keys) : [];
   }
 
   /** The values of index `name` that have objects filed under them. */
@@ -126,15 +133,20 @@ export class Indexer<T extends KubeObject = KubeObject> {
       this.#onIndexError(name, obj, err);
       values = [];
     }
-    const before = index.byKey.get(key) ?? [];
+    const before = valuesOf(index.byKey.get(key));
     for (const v of before) if (!values.includes(v)) unfile(index.byValue, v, key);
     for (const v of values) fileUnder(index.byValue, v, key);
-    if (values.length) index.byKey.set(key, values);
+    if (values.length === 1) index.byKey.set(key, values[0]!);
+    else if (values.length) index.byKey.set(key, values);
     else index.byKey.delete(key);
   }
 
-  #objects(keys: Set<string>): T[] {
+  #objects(keys: Filed): T[] {
     const out: T[] = [];
+    if (typeof keys === "string") {
+      const o = this.#items.get(keys);
+      return o ? [o] : [];
+    }
     for (const k of keys) {
       const o = this.#items.get(k);
       if (o) out.push(o);
@@ -143,15 +155,25 @@ export class Indexer<T extends KubeObject = KubeObject> {
   }
 }
 
-function fileUnder(map: Map<string, Set<string>>, value: string, key: string): void {
-  let set = map.get(value);
-  if (!set) map.set(value, (set = new Set()));
-  set.add(key);
+function valuesOf(filed: string | string[] | undefined): readonly string[] {
+  return filed === undefined ? [] : typeof filed === "string" ? [filed] : filed;
 }
 
-function unfile(map: Map<string, Set<string>>, value: string, key: string): void {
-  const set = map.get(value);
-  if (!set) return;
-  set.delete(key);
-  if (set.size === 0) map.delete(value);
+function fileUnder(map: Map<string, Filed>, value: string, key: string): void {
+  const filed = map.get(value);
+  if (filed === undefined) map.set(value, key);
+  else if (typeof filed !== "string") filed.add(key);
+  else if (filed !== key) map.set(value, new Set([filed, key]));
+}
+
+function unfile(map: Map<string, Filed>, value: string, key: string): void {
+  const filed = map.get(value);
+  if (filed === undefined) return;
+  if (typeof filed === "string") {
+    if (filed === key) map.delete(value);
+    return;
+  }
+  filed.delete(key);
+  if (filed.size === 0) map.delete(value);
+  else if (filed.size === 1) map.set(value, filed.values().next().value!);
 }

@@ -141,8 +141,13 @@ export class Transport {
     ctx.setHeaderParam("Accept", "application/json");
     ctx.setHeaderParam("User-Agent", this.#userAgent);
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-    const signal = timeout && req.signal ? AbortSignal.any([req.signal, timeout]) : timeout ?? req.signal;
+    // A timer cleared once the answer is read, not AbortSignal.timeout: that one stays armed (and
+    // keeps the signal, its listeners and the request they hold) for the whole timeout after the
+    // answer, so an operator idle after a burst of N requests would hold and fire N timers.
+    const timeout = timeoutMs > 0 ? new AbortController() : undefined;
+    const timer = timeout && setTimeout(() => timeout.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), timeoutMs);
+    timer?.unref();
+    const signal = timeout && req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout?.signal ?? req.signal;
     if (signal) ctx.setSignal(signal);
     if (req.body !== undefined) {
       ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
@@ -161,10 +166,12 @@ export class Transport {
     } catch (err) {
       this.#count(record, code, started);
       if (req.signal?.aborted) throw req.signal.reason;
-      if (timeout?.aborted) {
-        throw new OperatorRuntimeError(`${describeRequest(req)}: no answer within ${timeoutMs} ms (the request timeout); abandoned`, { cause: timeout.reason });
+      if (timeout?.signal.aborted) {
+        throw new OperatorRuntimeError(`${describeRequest(req)}: no answer within ${timeoutMs} ms (the request timeout); abandoned`, { cause: timeout.signal.reason });
       }
       throw new OperatorRuntimeError(`${describeRequest(req)}: ${req.method} ${url} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
     }
     this.#count(record, code, started);
     if (code < 200 || code > 299) throw apiErrorFor(code, statusOf(code, text, headers), describeRequest(req));

@@ -13,9 +13,9 @@
  * a process (an empty answer once every child carries the label) and on any pass that met an
  * unlabelled child of the owner; readers with an owner index never need it.
  */
-import { LRUCache } from "lru-cache";
 import type { Kind, KindRef, KubeObject, ObjectReader, ObjectRef, OwnerIndexedReader } from "../client/types.ts";
 import { isRetainedBy } from "./retained.ts";
+import { LruMap } from "../util/lru-map.ts";
 
 /**
  * The label every object a Builder writes carries: `operator-runtime.io/owner-uid: <owner UID>`.
@@ -24,9 +24,9 @@ import { isRetainedBy } from "./retained.ts";
  */
 export const OWNER_UID_LABEL = "operator-runtime.io/owner-uid";
 
-/** Owner × kind pairs remembered as swept (a few hundred bytes each). */
+/** Owner × kind pairs remembered as swept (about a hundred bytes each, only for readers without an owner index). */
 const MAX_SWEPT = 250_000;
-const swept = new LRUCache<string, true>({ max: MAX_SWEPT });
+const swept = new LruMap<string, true>(MAX_SWEPT);
 
 /** Whether `reader` can find an owner's objects through an owner index. */
 export function hasOwnerIndex(reader: ObjectReader): reader is OwnerIndexedReader {
