@@ -220,14 +220,18 @@ export class Expectations {
 
   #raise(key: string): Entry {
     const now = this.#clock.now();
-    // Drop expired entries (owners deleted meanwhile, lost events): memory stays bounded by the owners written to within the TTL.
-    for (const [k, old] of this.#entries) if (now - old.since >= this.#ttlMs) this.#entries.delete(k);
-    let e = this.#entries.get(key);
-    if (!e) {
-      e = { creations: 0, deletions: new Set(), since: 0 };
-      this.#entries.set(key, e);
+    // Entries are kept in the order they were last raised (a raised one moves to the end), so the
+    // expired ones (owners deleted meanwhile, lost events) are at the front: dropping them costs
+    // only what is dropped, and memory stays bounded by the owners written to within the TTL.
+    for (const [k, old] of this.#entries) {
+      if (now - old.since < this.#ttlMs) break;
+      this.#entries.delete(k);
     }
+    let e = this.#entries.get(key);
+    if (e) this.#entries.delete(key);
+    else e = { creations: 0, deletions: new Set(), since: 0 };
     e.since = now;
+    this.#entries.set(key, e);
     return e;
   }
 

@@ -70,6 +70,24 @@ test("raising again restarts the TTL", () => {
   assert.deepEqual(e.pending("k"), { creations: 1, deletions: 1, expiresInMs: 100 });
 });
 
+test("expired keys are dropped when another is raised, a re-raised key is kept, in any order", () => {
+  const c = clock();
+  const e = new Expectations({ ttlMs: 1000, clock: c });
+  e.expectCreations("first", 1); // t = 0
+  c.advance(100);
+  e.expectCreations("second", 1); // t = 100
+  c.advance(50);
+  e.expectCreations("third", 1); // t = 150
+  c.advance(750);
+  e.expectCreations("first", 1); // t = 900: raised again, kept, and now the newest
+  c.advance(300); // t = 1200: "second" and "third" are past the TTL, "first" is not
+  e.expectCreations("fourth", 1);
+  assert.equal(e.pending("second"), undefined);
+  assert.equal(e.pending("third"), undefined);
+  assert.deepEqual(e.pending("first"), { creations: 2, deletions: 0, expiresInMs: 700 });
+  assert.equal(e.pending("fourth")?.creations, 1);
+});
+
 test("forget drops a key's expectations", () => {
   const e = new Expectations();
   e.expectCreations("k", 3);
