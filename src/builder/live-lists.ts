@@ -4,6 +4,7 @@
  * with one read of the full object only when that comparison alone would lead to a write.
  */
 import type { ResourceClient } from "../client/resource-client.ts";
+import { clusterIdentity } from "../client/resource-client.ts";
 import type { KubeObject, ObjectRef } from "../client/types.ts";
 import { isSubset } from "./desired.ts";
 import type { ListKind, ListKinds } from "./list-items.ts";
@@ -11,15 +12,17 @@ import { listKindsIn, listKindsOf, recordListKinds } from "./list-items.ts";
 import type { SameScalar } from "./scalars.ts";
 
 /**
- * List kinds per client (one cluster) and `apiVersion/kind`, from every object with
- * managedFields the Builder saw (reads from the API, apply answers). A list's kind is the
- * schema's, so every object of a kind agrees; the map holds one entry per list path.
+ * List kinds per cluster (a client and the clients `withSignal` derives from it share them) and
+ * `apiVersion/kind`, from every object with managedFields the Builder saw (reads from the API,
+ * apply answers). A list's kind is the schema's, so every object of a kind agrees; the map holds
+ * one entry per list path.
  */
-const learned = new WeakMap<ResourceClient, Map<string, Map<string, ListKind>>>();
+const learned = new WeakMap<object, Map<string, Map<string, ListKind>>>();
 
 function kindsOf(client: ResourceClient, obj: KubeObject): Map<string, ListKind> {
-  let byKind = learned.get(client);
-  if (!byKind) learned.set(client, (byKind = new Map()));
+  const cluster = clusterIdentity(client);
+  let byKind = learned.get(cluster);
+  if (!byKind) learned.set(cluster, (byKind = new Map()));
   const key = `${obj.apiVersion ?? ""}/${obj.kind ?? ""}`;
   let kinds = byKind.get(key);
   if (!kinds) byKind.set(key, (kinds = new Map()));

@@ -7,12 +7,18 @@ import type { KubeObject } from "../client/types.ts";
  * object; it must keep `metadata.name`, `namespace`, `uid` and `resourceVersion` (the store is
  * keyed and ordered by them) and must not throw.
  *
+ * A Builder that reads through the cache compares desired objects with what the transform kept
+ * and hashes the ConfigMaps and Secrets its workloads reference from it: never drop or blank
+ * `data`, `spec` or labels of kinds a Builder manages or references, or it sees changes that are
+ * not there (a read per pass) and misses ones that are (no rollout on a config change).
+ *
  * @example
  * ```ts
- * // Lean Secrets: keep only the keys of their data.
+ * // Drop a large annotation nobody reads, besides managedFields.
  * const transform: CacheTransform = (obj) => {
  *   const lean = stripManagedFields(obj);
- *   return obj.kind === "Secret" ? { ...lean, data: Object.fromEntries(Object.keys(obj.data ?? {}).map((k) => [k, ""])) } : lean;
+ *   const { "kubectl.kubernetes.io/last-applied-configuration": _, ...annotations } = lean.metadata?.annotations ?? {};
+ *   return { ...lean, metadata: { ...lean.metadata, annotations } };
  * };
  * ```
  */

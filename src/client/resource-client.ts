@@ -24,6 +24,13 @@ const PATCH_TYPES: Record<PatchType, string> = {
 const NOT_APPLIED = ["managedFields", "resourceVersion", "uid", "creationTimestamp", "generation"] as const;
 
 /**
+ * An object shared by a client and every client {@link ResourceClient.withSignal} derives from it
+ * (one cluster, one discovery cache): for SDK-internal memories keyed per cluster. Not exported
+ * from the package.
+ */
+export let clusterIdentity: (client: ResourceClient) => object;
+
+/**
  * Reads and writes Kubernetes objects as plain JSON (no client-node model classes, so no field
  * is lost), resolving kinds through cached discovery.
  *
@@ -68,6 +75,10 @@ export class ResourceClient {
   #discovery: Discovery;
   /** Bound by {@link ResourceClient.withSignal}: carried by every call. */
   #signal: AbortSignal | undefined;
+
+  static {
+    clusterIdentity = (client) => client.#discovery;
+  }
 
   constructor(options: ResourceClientOptions) {
     this.#options = options;

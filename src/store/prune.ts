@@ -19,7 +19,9 @@
  * without looking at other owners' objects; any other reader (the API) lists each managed kind
  * by the owner-UID label (`OWNER_UID_LABEL`), which the API server filters on, so the answer holds only this
  * owner's objects. Objects written before that label existed are found by a legacy sweep (see
- * `./owned-objects.ts`) on the owner's first prune in a process.
+ * `./owned-objects.ts`) on the owner's first prune in a process. The two readers can differ
+ * on a child whose owner-UID label was edited by hand: the index finds it by its controller
+ * reference, the API list by the label it now carries (it is then left, never wrongly deleted).
  *
  * RBAC: list and delete on every managed kind.
  */

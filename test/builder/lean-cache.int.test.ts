@@ -52,7 +52,10 @@ describe("the Builder reading through a lean cache (no managedFields) (against L
     const cached = await cache.get({ ...DEPLOYMENT, namespace: NS, name: "web" });
     assert.equal(cached?.metadata?.managedFields, undefined, "the cached copy is lean");
     const pass = () => new Builder({ client, owner, reader: cache }).configMap(settings()).deployment(web()).reconcile();
-    return { cache, pass };
+    /** As a controller's reconcile writes it: a client bound to the reconcile's signal, new each pass. */
+    const signalledPass = () => new Builder({ client: client.withSignal(new AbortController().signal), owner, reader: cache, signal: new AbortController().signal })
+      .configMap(settings()).deployment(web()).reconcile();
+    return { cache, pass, signalledPass };
   };
   const actions = (r: { objects: readonly { action: string; kind: string }[] }) => r.objects.map((o) => `${o.action} ${o.kind}`);
 
@@ -67,6 +70,20 @@ describe("the Builder reading through a lean cache (no managedFields) (against L
       for (const n of [2, 3]) {
         cluster.requests.clear();
         assert.deepEqual(actions(await pass()), ["unchanged ConfigMap", "unchanged Deployment"], `pass ${n}`);
+        assert.equal(cluster.requests.count(), 0, `pass ${n}: ${JSON.stringify(cluster.requests.summary())}`);
+      }
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it("what a pass learned serves the clients withSignal derives: signalled no-ops cost no request either", async () => {
+    const { cache, signalledPass } = await freshProcess();
+    try {
+      assert.deepEqual(actions(await signalledPass()), ["unchanged ConfigMap", "unchanged Deployment"]);
+      for (const n of [2, 3]) {
+        cluster.requests.clear();
+        assert.deepEqual(actions(await signalledPass()), ["unchanged ConfigMap", "unchanged Deployment"], `pass ${n}`);
         assert.equal(cluster.requests.count(), 0, `pass ${n}: ${JSON.stringify(cluster.requests.summary())}`);
       }
     } finally {
