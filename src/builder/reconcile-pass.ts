@@ -86,7 +86,10 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   const ownerUid = options.owner.metadata?.uid;
   const managedBy = { key: MANAGED_BY_LABEL, value: fieldManager };
   const component = { key: COMPONENT_LABEL, value: options.component };
-  const owned = new OwnedObjects({ reader, owner: options.owner, namespace, managedBy, component });
+  // The owner's children are looked for where they can be: in a namespaced owner's namespace, or
+  // in every namespace for a cluster-scoped owner (whose `namespace` option is only the default).
+  const childScope = options.owner.metadata?.namespace;
+  const owned = new OwnedObjects({ reader, owner: options.owner, namespace: childScope, managedBy, component });
   const added = prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind }));
   const appliedKey = ownerUid ? appliedKindsKey(ownerUid, fieldManager, options.component) : undefined;
   const prunePvcs = options.prune !== false && options.prune?.persistentVolumeClaims === true;
@@ -136,7 +139,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
     // Kinds earlier passes of this process applied for this owner: pruned even when this pass adds none.
     if (appliedKey && !dryRun) rememberAppliedKinds(appliedKey, added);
     results.push(...(await pruneOwned({
-      reader, deleter: client, owner: options.owner, managedBy, component, kinds: pruneKinds, namespace, store,
+      reader, deleter: client, owner: options.owner, managedBy, component, kinds: pruneKinds, namespace: childScope, store,
       persistentVolumeClaims: prunePvcs, dryRun,
       onDeleted: (obj) => notes.deleted(obj),
     }, owned, (kind) => {

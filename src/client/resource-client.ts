@@ -77,7 +77,8 @@ export class ResourceClient {
   #signal: AbortSignal | undefined;
 
   static {
-    clusterIdentity = (client) => client.#discovery;
+    // A stand-in that is not a ResourceClient (a test double, a wrapper) is its own identity.
+    clusterIdentity = (client) => (#discovery in client ? client.#discovery : client);
   }
 
   constructor(options: ResourceClientOptions) {

@@ -129,6 +129,15 @@ describe("where a Builder's children may live (against LocalCluster)", () => {
     assert.equal(placed.metadata.ownerReferences[0].uid, tenant.metadata.uid);
   });
 
+  it("prunes a cluster-scoped owner's children in every namespace, whatever its namespace option", async () => {
+    const owner = (await raw(cluster.url, "POST", "/apis/example.com/v1/tenants", { apiVersion: "example.com/v1", kind: "Tenant", metadata: { name: "spread" } })).body;
+    const first = await new Builder({ client, owner, namespace: NS }).configMap(cm("home")).configMap(cm("away", "elsewhere")).reconcile();
+    assert.equal(first.ok, true, first.errors.map((e) => e.message).join("\n"));
+    const second = await new Builder({ client, owner, namespace: NS }).configMap(cm("home")).reconcile();
+    assert.deepEqual(second.objects.map((o) => `${o.action} ${o.namespace}/${o.name}`), [`unchanged ${NS}/home`, "deleted elsewhere/away"]);
+    assert.equal(await status("/api/v1/namespaces/elsewhere/configmaps/away"), 404);
+  });
+
   it("asks a cluster-scoped owner's namespaced children for a namespace", async () => {
     const err = await rejected(new Builder({ client, owner: tenant }).configMap(cm("nowhere")).reconcile());
     assert.deepEqual(err.errors.map((e) => `${e.object} ${e.field}`), ["ConfigMap/nowhere metadata.namespace"]);
