@@ -3,9 +3,10 @@
  * namespaced owner cannot own a cluster-scoped object.
  *
  * Kubernetes' garbage collector looks a namespaced dependent's owner up in the dependent's own
- * namespace, and treats a namespaced owner of a cluster-scoped dependent as invalid; either way
- * the owner counts as absent and the child is deleted right after it is written — and re-created
- * by the next pass, forever. These rules catch that as misuse, before anything is written.
+ * namespace: an owner elsewhere counts as absent, and the child is deleted right after it is
+ * written — and re-created by the next pass, forever. It treats a namespaced owner of a
+ * cluster-scoped dependent as an invalid reference: the child is never collected with its owner
+ * (a leak). These rules catch both as misuse, before anything is written.
  */
 import type { KubeObject } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
@@ -59,7 +60,7 @@ export function placementProblems(owner: KubeObject, child: KubeObject, namespac
   if (ownerNamespace) {
     if (!namespaced) {
       return [problem(child, "kind",
-        `${child.kind} is cluster-scoped, but the owner ${ownerName(owner)} is namespaced: Kubernetes' garbage collector deletes a cluster-scoped object whose owner is namespaced`,
+        `${child.kind} is cluster-scoped, but the owner ${ownerName(owner)} is namespaced: Kubernetes' garbage collector ignores such a reference (OwnerRefInvalidNamespace), so the object would never be collected with its owner`,
         `add ${child.kind} objects with a Builder whose owner is cluster-scoped, or write them with client.apply(), which adds no owner reference (delete them yourself, e.g. in the owner's finalizer)`)];
     }
     if (childNamespace !== undefined && childNamespace !== ownerNamespace) {

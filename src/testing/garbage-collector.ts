@@ -16,6 +16,9 @@ import type { KubeObject, ResourceType } from "./resource-type.ts";
 
 const MANAGER = "generic-garbage-collector";
 
+/** An owner reference that can never resolve (a namespaced owner of a cluster-scoped dependent). */
+const INVALID = Symbol("invalid owner reference");
+
 /** Runs collection passes after changes that may need them. */
 export class GarbageCollector {
   readonly #ctx: ApiContext;
@@ -125,36 +128,58 @@ export class GarbageCollector {
     return changed;
   }
 
-  /** An owner of `o` by UID: it must be cluster-scoped or in the dependent's namespace. */
-  #ownerOf(o: StoredObject, uid: string): StoredObject | undefined {
-    const owner = this.#ctx.store.byUid(uid);
-    if (!owner) return undefined;
+  /**
+   * The owner a reference of `o` names, as kube-controller-manager resolves it: the object with
+   * that UID, name and kind, cluster-scoped or in the dependent's namespace; `undefined` when
+   * absent; `INVALID` for a namespaced owner of a cluster-scoped dependent (a reference that
+   * can never resolve, and so never makes the dependent garbage).
+   */
+  #ownerOf(o: StoredObject, ref: { uid: string; name: string; kind: string }): StoredObject | typeof INVALID | undefined {
+    const owner = this.#ctx.store.byUid(ref.uid);
+    if (!owner || owner.name !== ref.name || this.#typeOf(owner)?.kind !== ref.kind) return undefined;
+    if (owner.namespace !== "" && o.namespace === "") return INVALID;
     return owner.namespace === "" || owner.namespace === o.namespace ? owner : undefined;
   }
 
-  /** Deletes `o` when its owners are gone (or going in the foreground); strips dead and orphaning references. */
+  /**
+   * Deletes `o` when its owners are gone (or all going, one in the foreground); strips references
+   * to owners that are gone, orphaning, or deleting in the foreground while another owner stays.
+   * A terminating dependent only loses its references to orphaning owners.
+   */
   #checkDependent(o: StoredObject): boolean {
     const { store, writer } = this.#ctx;
     store.cost.collected++;
     const refs = o.ownerReferences;
-    if (!refs || o.deleting) return false;
+    if (!refs) return false;
     const type = this.#typeOf(o);
     if (!type) return false;
-    const owners = refs.map((r) => this.#ownerOf(o, r.uid));
+    const resolved = refs.map((r) => this.#ownerOf(o, r));
     store.cost.collected += refs.length;
-    const foregroundOwner = owners.some((w) => w?.finalizers?.includes("foregroundDeletion"));
+    const orphaning = (w: StoredObject | undefined) => w !== undefined && w.deleting && w.finalizers?.includes("orphan") === true;
+    const inForeground = (w: StoredObject | undefined) => w !== undefined && w.finalizers?.includes("foregroundDeletion") === true;
+    // References that can never resolve take no part in the decision.
+    const valid = refs.flatMap((r, i) => (resolved[i] === INVALID ? [] : [{ ref: r, owner: resolved[i] as StoredObject | undefined }]));
+    if (o.deleting) {
+      const strip = valid.filter((v) => orphaning(v.owner)).map((v) => v.ref.uid);
+      return strip.length > 0 && this.#stripRefs(type, o, strip);
+    }
+    if (valid.length === 0) return false;
+    const owners = valid.map((v) => v.owner);
+    const foregroundOwner = owners.some(inForeground);
     if (owners.every((w) => w === undefined) || (foregroundOwner && owners.every((w) => w === undefined || w.deleting))) {
       writer.delete(type, o, { propagationPolicy: foregroundOwner ? "Foreground" : "Background" });
       return true;
     }
-    const strip = refs.filter((_, i) => {
-      const w = owners[i];
-      return w === undefined || (w.deleting && w.finalizers?.includes("orphan"));
-    }).map((r) => r.uid);
-    if (strip.length === 0) return false;
+    const stays = owners.some((w) => w !== undefined && !w.deleting);
+    const strip = valid.filter((v) => v.owner === undefined || orphaning(v.owner) || (stays && inForeground(v.owner))).map((v) => v.ref.uid);
+    return strip.length > 0 && this.#stripRefs(type, o, strip);
+  }
+
+  #stripRefs(type: ResourceType, o: StoredObject, strip: readonly string[]): boolean {
+    const refs = o.ownerReferences ?? [];
     const obj = o.object();
     obj.metadata!.ownerReferences = refs.filter((r) => !strip.includes(r.uid));
-    writer.update(type, o, withRv(obj, o), { manager: MANAGER });
+    this.#ctx.writer.update(type, o, withRv(obj, o), { manager: MANAGER });
     return true;
   }
 

@@ -14,9 +14,7 @@
  * one is kept only for known pointer fields (`replicas`, `runAsUser`…), otherwise left out as
  * Go's `omitempty` would. Custom resources and CRDs take JSON or YAML only (415 otherwise).
  * Bodies nest at most 1,000 levels (kube-apiserver: 10,000). The request log and the change
- * history are bounded (`requestLogSize`, `historySize`, `historyBytes`). The garbage collector
- * resolves owners by UID only, and in a foreground or orphan deletion does not strip references
- * from dependents with another live owner or that are terminating themselves.
+ * history are bounded (`requestLogSize`, `historySize`, `historyBytes`).
  *
  * @example
  * ```ts

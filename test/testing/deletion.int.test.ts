@@ -76,6 +76,46 @@ describe("LocalCluster deletion, finalizers and garbage collection", () => {
     assert.equal(child.metadata!.ownerReferences, undefined);
   });
 
+  it("a Foreground owner's dependent that has another live owner loses only that reference, and the owner goes", async () => {
+    const a = await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "fg-a" } } });
+    const b = await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "fg-b" } } });
+    await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "fg-shared", ownerReferences: [ownerRef(a, { blockOwnerDeletion: true }), ownerRef(b)] } } });
+    await core.deleteNamespacedConfigMap({ name: "fg-a", namespace: "d", propagationPolicy: "Foreground" });
+    await waitFor(async () => !(await exists("fg-a")), "the Foreground owner to go");
+    const shared = await core.readNamespacedConfigMap({ name: "fg-shared", namespace: "d" });
+    assert.deepEqual(shared.metadata!.ownerReferences!.map((r) => r.name), ["fg-b"], "kept, owned by the live owner only");
+  });
+
+  it("an Orphan owner goes even while a dependent is terminating, whose reference is stripped", async () => {
+    const owner = await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "orph-owner" } } });
+    await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "orph-dep", finalizers: ["example.com/hold"], ownerReferences: [ownerRef(owner)] } } });
+    await core.deleteNamespacedConfigMap({ name: "orph-dep", namespace: "d" });
+    await core.deleteNamespacedConfigMap({ name: "orph-owner", namespace: "d", propagationPolicy: "Orphan" });
+    await waitFor(async () => !(await exists("orph-owner")), "the Orphan owner to go");
+    const dep = await core.readNamespacedConfigMap({ name: "orph-dep", namespace: "d" });
+    assert.equal(dep.metadata!.ownerReferences, undefined);
+    await core.patchNamespacedConfigMap({ name: "orph-dep", namespace: "d", body: [{ op: "remove", path: "/metadata/finalizers" }] });
+  });
+
+  it("resolves an owner by UID, name and kind: a reference with the right UID but another name is dangling", async () => {
+    const owner = await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "named-owner" } } });
+    await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "misnamed", ownerReferences: [ownerRef(owner, { name: "someone-else" })] } } });
+    await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "miskinded", ownerReferences: [ownerRef(owner, { kind: "Secret" })] } } });
+    await waitFor(async () => !(await exists("misnamed")) && !(await exists("miskinded")), "dependents of an absent owner to be collected");
+    assert.equal(await exists("named-owner"), true);
+  });
+
+  it("keeps a cluster-scoped dependent whose owner reference names a namespaced object (it can never resolve)", async () => {
+    const owner = await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "ns-owner" } } });
+    await core.createNamespace({ body: { metadata: { name: "owned-by-namespaced", ownerReferences: [ownerRef(owner)] } } });
+    const other = await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "gc-probe", ownerReferences: [ownerRef(owner, { name: "gone", uid: "00000000-0000-0000-0000-000000000000" })] } } });
+    assert.ok(other);
+    await waitFor(async () => !(await exists("gc-probe")), "the collector to have run (a dangling dependent collected)");
+    const ns = await core.readNamespace({ name: "owned-by-namespaced" });
+    assert.equal(ns.metadata!.deletionTimestamp, undefined, "the Namespace is kept");
+    await core.deleteNamespace({ name: "owned-by-namespaced" });
+  });
+
   it("checks delete preconditions", async () => {
     const cm = await core.createNamespacedConfigMap({ namespace: "d", body: { metadata: { name: "pre" } } });
     const err = await core.deleteNamespacedConfigMap({ name: "pre", namespace: "d", body: { preconditions: { uid: "not-the-uid" } } }).catch((e) => e);
