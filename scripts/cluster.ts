@@ -1,42 +1,19 @@
 /**
- * `npm run cluster`: starts a standalone LocalCluster, writes a kubeconfig and waits for
- * Ctrl-C (SIGINT) or SIGTERM to stop it cleanly.
+ * `npm run cluster`: the `operator-runtime cluster` command run from the sources — a standalone
+ * LocalCluster that writes a kubeconfig and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
  *
  * Options: `--port N` (default ephemeral), `--kubeconfig PATH` (default ./.tmp/kubeconfig),
- * `--simulate` (Pods run and workloads report ready).
+ * `--simulate` (Pods run and workloads report ready), `--help`.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { LocalCluster } from "../src/testing/index.ts";
+import { CLUSTER_USAGE, parseClusterArgs, runCluster } from "../src/cli/cluster.ts";
+import { UsageError } from "../src/cli/usage-error.ts";
 
-const { values } = parseArgs({
-  options: {
-    port: { type: "string" },
-    kubeconfig: { type: "string" },
-    simulate: { type: "boolean", default: false },
-  },
-});
-const kubeconfigPath = resolve(values.kubeconfig ?? ".tmp/kubeconfig");
-await mkdir(dirname(kubeconfigPath), { recursive: true });
-const cluster = await LocalCluster.start({
-  kubeconfigPath,
-  simulate: values.simulate,
-  ...(values.port ? { port: Number(values.port) } : {}),
-});
-const port = new URL(cluster.url).port;
-console.log(`LocalCluster listening on ${cluster.url} (port ${port})`);
-console.log(`kubeconfig: ${kubeconfigPath}`);
-console.log(`try: kubectl --kubeconfig ${kubeconfigPath} get namespaces`);
-console.log("Ctrl-C stops it.");
-
-let stopping = false;
-const stop = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\n${signal}: stopping LocalCluster`);
-  await cluster.stop();
-  process.exit(0);
-};
-process.on("SIGINT", () => void stop("SIGINT"));
-process.on("SIGTERM", () => void stop("SIGTERM"));
+try {
+  const options = parseClusterArgs(process.argv.slice(2));
+  if (!options) console.log(CLUSTER_USAGE);
+  else await runCluster(options);
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  console.error(`cluster: ${err.message}\n\n${CLUSTER_USAGE}`);
+  process.exitCode = 2;
+}

@@ -6,6 +6,7 @@
  *   reconciling a ConfigMap and a Deployment on LocalCluster;
  * - a TypeScript operator type-checked with TypeScript 5 and the repo's TypeScript
  *   (`module: nodenext`, `strict`, `skipLibCheck: false`), then run;
+ * - the `operator-runtime` command from `node_modules/.bin`, through its shebang;
  * - the tarball's file list: built output and docs only (plus the Kubernetes `.proto` files
  *   LocalCluster reads protobuf bodies with, and their README and LICENSE).
  * Nothing here imports from `src/`: a broken export map, a `.ts` import path left in the output
@@ -162,6 +163,15 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
   it("runs the TypeScript operator: a Manager reconciles a typed custom resource through the Builder", { timeout: STEP_MS }, async () => {
     const result = lastJsonLine(await run(nodeBinary("node24"), ["operator.ts"], consumer));
     assert.deepEqual(result, { message: "Hello, World", objects: ["ConfigMap/world-message", "Deployment/world"], owned: true });
+  });
+
+  it("installs the operator-runtime command: node_modules/.bin/operator-runtime --help exits 0", { timeout: STEP_MS }, async () => {
+    // Run as a shell would (the shebang finds `node` on PATH), which needs the build to keep the
+    // shebang and npm to link the bin executable.
+    const bin = path.join(consumer, "node_modules", ".bin", "operator-runtime");
+    const env = { ...process.env, PATH: `${path.dirname(nodeBinary("node24"))}${path.delimiter}${process.env.PATH ?? ""}` };
+    assert.match(await run(bin, ["--help"], consumer, env), /^usage: operator-runtime <command>/);
+    assert.equal((await run(bin, ["--version"], consumer, env)).trim(), JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).version);
   });
 
   it("has README programs to check", () => {

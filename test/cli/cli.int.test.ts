@@ -1,0 +1,123 @@
+/**
+ * The `operator-runtime` command line, run for real from the sources (`node src/cli/main.ts …`):
+ * help, version, bad command lines (exit 2, message and usage on stderr) and `cluster` serving
+ * client-node until SIGINT.
+ */
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { waitFor, within } from "../support/wait.ts";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const version = (JSON.parse(await readFile(join(repo, "package.json"), "utf8")) as { version: string }).version;
+
+/** Starts the CLI with `args`; its stdout and stderr are collected apart. */
+function cli(args: string[]) {
+  const child = spawn(process.execPath, ["src/cli/main.ts", ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+/** Runs the CLI to its end. */
+async function complete(args: string[]) {
+  const p = cli(args);
+  try {
+    const code = await within(p.exit, `operator-runtime ${args.join(" ")} to exit`, 15_000);
+    return { code, stdout: p.stdout(), stderr: p.stderr() };
+  } finally {
+    p.child.kill("SIGKILL");
+  }
+}
+
+describe("operator-runtime", () => {
+  for (const args of [["--help"], ["-h"], ["help"]]) {
+    it(`${args.join(" ")} prints the usage with its commands and exits 0`, async () => {
+      const r = await complete(args);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^usage: operator-runtime <command>/);
+      assert.match(r.stdout, /^ {2}cluster +run a standalone LocalCluster/m);
+      assert.equal(r.stderr, "");
+    });
+  }
+
+  it("--version prints the package's version", async () => {
+    const r = await complete(["--version"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${version}\n`);
+  });
+
+  for (const [args, message] of [
+    [[], /no command given/],
+    [["nosuch"], /unknown command "nosuch"/],
+    [["--nosuch"], /unknown option "--nosuch"/],
+  ] as const) {
+    it(`refuses ${args.length ? args.join(" ") : "no command"} on stderr with the usage, exit 2`, async () => {
+      const r = await complete([...args]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /usage: operator-runtime <command>/);
+      assert.equal(r.stdout, "");
+    });
+  }
+
+  it("cluster --help prints the command's options and exits 0", async () => {
+    const r = await complete(["cluster", "--help"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^usage: operator-runtime cluster \[--port N\] \[--simulate\] \[--kubeconfig PATH\]/);
+    for (const option of ["--port N", "--simulate", "--kubeconfig PATH"]) assert.ok(r.stdout.includes(`  ${option} `), option);
+  });
+
+  for (const [args, message] of [
+    [["--port", "abc"], /--port must be an integer from 0 to 65535, got "abc"/],
+    [["--port", "65536"], /--port must be an integer from 0 to 65535, got "65536"/],
+    [["--port", "-1"], /--port/],
+    [["--port", "1.5"], /--port must be an integer from 0 to 65535, got "1\.5"/],
+    [["--port"], /--port/],
+    [["--nosuch"], /'--nosuch'/],
+    [["extra"], /'extra'/],
+  ] as const) {
+    it(`cluster ${args.join(" ")}: names the problem and the cluster usage on stderr, exit 2`, async () => {
+      const r = await complete(["cluster", ...args]);
+      assert.equal(r.code, 2, r.stdout);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /usage: operator-runtime cluster/);
+      assert.equal(r.stdout, "");
+    });
+  }
+
+  it("cluster: writes the kubeconfig, serves client-node through it, and exits 0 on SIGINT", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cli-cluster-"));
+    const kc = join(dir, "nested", "kubeconfig");
+    const p = cli(["cluster", "--kubeconfig", kc, "--port", "0"]);
+    try {
+      await waitFor(() => p.stdout().includes("Ctrl-C stops it."), "the cluster banner", 15_000).catch((err: Error) => {
+        throw new Error(`${err.message}\n${p.stdout()}${p.stderr()}`);
+      });
+      const url = /listening on (http:\/\/127\.0\.0\.1:(\d+)) \(port (\d+)\)/.exec(p.stdout());
+      assert.ok(url, p.stdout());
+      assert.equal(url[2], url[3]);
+      assert.match(p.stdout(), new RegExp(`^kubeconfig: ${kc}$`, "m"));
+      assert.match(p.stdout(), new RegExp(`^try: kubectl --kubeconfig ${kc} get namespaces$`, "m"));
+      const config = new KubeConfig();
+      config.loadFromFile(kc);
+      assert.equal(config.getCurrentCluster()?.server, url[1]);
+      const namespaces = await config.makeApiClient(CoreV1Api).listNamespace();
+      assert.ok(namespaces.items.some((n) => n.metadata?.name === "default"));
+      p.child.kill("SIGINT");
+      assert.equal(await within(p.exit, "the cluster to exit after SIGINT", 15_000), 0, p.stdout() + p.stderr());
+      assert.match(p.stdout(), /SIGINT: stopping LocalCluster/);
+    } finally {
+      p.child.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
