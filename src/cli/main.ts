@@ -3,7 +3,8 @@
  * The `operator-runtime` command line (the package's `bin`): reads the command and hands its
  * arguments to the command's module.
  *
- * Commands: `cluster` (a standalone LocalCluster, see `cluster.ts`), `help`. Exit codes: 0 done,
+ * Commands: `cluster` (a standalone LocalCluster, see `cluster.ts`), `gen` (generators, see
+ * `gen.ts`), `help`. Exit codes: 0 done,
  * 1 the command failed, 2 a bad command line (the message and the usage go to stderr).
  *
  * @module
@@ -11,12 +12,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CLUSTER_USAGE, parseClusterArgs, runCluster } from "./cluster.ts";
+import { genUsage, runGen } from "./gen.ts";
 import { UsageError } from "./usage-error.ts";
 
 const USAGE = `usage: operator-runtime <command> [options]
 
 commands:
   cluster    run a standalone LocalCluster and write its kubeconfig
+  gen        generate TypeScript types, RBAC or deployment manifests
   help       print this help
 
 options:
@@ -55,6 +58,9 @@ async function main(args: readonly string[]): Promise<number> {
         else await runCluster(options);
         return 0;
       }
+      case "gen":
+        usage = genUsage();
+        return await runGen(rest, (u) => (usage = u));
       default:
         throw new UsageError(command.startsWith("-") ? `unknown option "${command}"` : `unknown command "${command}"`);
     }
