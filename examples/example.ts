@@ -8,8 +8,8 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { loadAll } from "js-yaml";
-import type { KubeObject, Manager, ResourceClient } from "../src/index.ts";
-import { AlreadyExistsError, ForbiddenError, isNotFound } from "../src/index.ts";
+import type { KubeObject, ManagerOptions, ResourceClient } from "../src/index.ts";
+import { AlreadyExistsError, ForbiddenError, KubeConfig, Manager, isNotFound } from "../src/index.ts";
 
 /** One example operator, as the runner, the demo and the tests use it. */
 export interface ExampleOperator {
@@ -107,4 +107,29 @@ export function describeCrdConditions(conditions: readonly CrdCondition[]): stri
     if (!c) return `${type}: not reported`;
     return `${type}=${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ""})` : ""}`;
   }).join("; ");
+}
+
+/**
+ * A Manager running one example operator as it would run in a cluster: field manager
+ * `<name>-operator`, leader election on the Lease `<name>-operator` in `default`, the health
+ * server on 8080. `options` override any of that (tests pass a kubeconfig and ephemeral ports).
+ * `operator-runtime gen rbac examples/<name>/manager.ts` reads the RBAC from it.
+ */
+export function exampleManager(operator: ExampleOperator, options: Partial<ManagerOptions> = {}): Manager {
+  const kubeConfig = options.kubeConfig ?? defaultKubeConfig();
+  const mgr = new Manager({
+    fieldManager: `${operator.name}-operator`,
+    leaderElection: { namespace: "default", name: `${operator.name}-operator` },
+    ...options,
+    kubeConfig,
+  });
+  operator.register(mgr);
+  return mgr;
+}
+
+/** The kubeconfig client tools would use (`$KUBECONFIG`, `~/.kube/config`, or in-cluster). */
+function defaultKubeConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromDefault();
+  return kc;
 }

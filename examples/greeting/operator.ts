@@ -116,8 +116,8 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
       const warned = new Map<string, string>();
 
       mgr.controller("greeting-greetings")
-        .for(Greeting)
-        .watches(Person, (p) => greetingsOf(p).map(requestFor))
+        .for(Greeting, { status: ["patch"] }) // writeStatus
+        .watches(Person, (p) => greetingsOf(p).map(requestFor), { verbs: ["patch"] }) // adds its finalizer
         .reconcile(async (req) => {
           const key = `${req.namespace}/${req.name}`;
           const greeting = greetings.get(req.name, req.namespace);
@@ -154,7 +154,7 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
         });
 
       mgr.controller("greeting-people")
-        .for(Person)
+        .for(Person, { verbs: ["patch"] }) // removes its finalizer
         .watches(Greeting, (g) => peopleOf(g).map(requestFor))
         .reconcile(async (req) => {
           const person = people.get(req.name, req.namespace);

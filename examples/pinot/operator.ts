@@ -39,8 +39,8 @@ export function registerPinot(mgr: Manager): void {
   const recorder = new EventRecorder({ sink: clientEventSink(mgr.client), controller: `example.com/${PINOT_FIELD_MANAGER}` });
   const pinots = mgr.cache.informer(Pinot);
   mgr.controller(PINOT_CONTROLLER)
-    .for(Pinot)
-    .owns(ConfigMap)
+    .for(Pinot, { status: ["patch"] }) // writeStatus
+    .owns(ConfigMap) // these four are written by a Builder
     .owns(StatefulSet)
     .owns(Deployment)
     .owns(Service)

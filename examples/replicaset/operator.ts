@@ -92,6 +92,9 @@ export const operator: ExampleOperator = {
   samples: loadYamlFolder(new URL("./samples/", import.meta.url)),
   register(mgr: Manager): void {
     const { reconcile } = podSetReconciler({ client: mgr.client, source: mgr.cache, ...(mgr.recorder ? { recorder: mgr.recorder } : {}) });
-    mgr.controller("replicaset-podset").for(PodSet).owns(Pod).reconcile(reconcile);
+    mgr.controller("replicaset-podset")
+      .for(PodSet, { status: ["patch"] }) // writeStatus
+      .owns(Pod, { verbs: ["create", "delete"] }) // ReplicaSetReconciler creates and deletes, never patches
+      .reconcile(reconcile);
   },
 };

@@ -12,8 +12,8 @@ import type { JobPhase } from "./kinds.ts";
 /** Adds the `streams-job` controller to `mgr`. */
 export function registerJobController(mgr: Manager): void {
   mgr.controller("streams-job")
-    .for(Job)
-    .owns(ProcessingElement)
+    .for(Job, { status: ["patch"] }) // writeStatus
+    .owns(ProcessingElement) // written by a Builder
     .reconcile(async (req, { signal }) => {
       const job = mgr.cache.informer(Job).get(req.name, req.namespace);
       if (!job || job.metadata?.deletionTimestamp) return Result.done(); // owner references and GC remove the rest

@@ -15,9 +15,9 @@ import { peConfigMap, pePod, podSpecHash } from "./pe-pod.ts";
 /** Adds the `streams-pe` controller to `mgr`. */
 export function registerPeController(mgr: Manager): void {
   mgr.controller("streams-pe")
-    .for(ProcessingElement)
-    .owns(ConfigMap)
-    .owns(Pod)
+    .for(ProcessingElement, { status: ["patch", "update"] }) // writeStatus; replaceStatus for the launch count
+    .owns(ConfigMap) // written by a Builder
+    .owns(Pod, { verbs: ["create", "patch", "delete"] }) // a Builder; delete to retire a pod; patch to drop its finalizer
     .reconcile(async (req, { signal }) => {
       const client = mgr.client.withSignal(signal);
       const pes = mgr.cache.informer(ProcessingElement);

@@ -3,6 +3,7 @@
  * `gen` subcommand with its own usage and runner; `main.ts` hands `gen`'s arguments here.
  */
 import { UsageError } from "./usage-error.ts";
+import { genRbac } from "./gen-rbac.ts";
 
 /** One `gen` subcommand. */
 export interface GenCommand {
@@ -19,6 +20,7 @@ export interface GenCommand {
 
 /** The `gen` subcommands, by name. */
 export const GEN_COMMANDS: Readonly<Record<string, GenCommand>> = {
+  rbac: genRbac,
 };
 
 /** `operator-runtime gen --help`. */

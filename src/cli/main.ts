@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { CLUSTER_USAGE, parseClusterArgs, runCluster } from "./cluster.ts";
 import { genUsage, runGen } from "./gen.ts";
 import { UsageError } from "./usage-error.ts";
+import { GenerateError } from "./operator-module.ts";
 
 const USAGE = `usage: operator-runtime <command> [options]
 
@@ -33,6 +34,9 @@ function version(): string {
   const file = fileURLToPath(import.meta.resolve("operator-runtime/package.json"));
   return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
+
+/** Set by commands after which the process exits once stdout is flushed, whatever handles remain. */
+let exitWhenFlushed = false;
 
 /** Runs the command line `args` (without `node` and the script) and returns the exit code. */
 async function main(args: readonly string[]): Promise<number> {
@@ -58,13 +62,21 @@ async function main(args: readonly string[]): Promise<number> {
         else await runCluster(options);
         return 0;
       }
-      case "gen":
+      case "gen": {
         usage = genUsage();
-        return await runGen(rest, (u) => (usage = u));
+        const code = await runGen(rest, (u) => (usage = u));
+        exitWhenFlushed = true; // a user's module may hold handles open (timers, sockets) after import
+        return code;
+      }
       default:
         throw new UsageError(command.startsWith("-") ? `unknown option "${command}"` : `unknown command "${command}"`);
     }
   } catch (err) {
+    if (err instanceof GenerateError) {
+      console.error(`operator-runtime: ${err.message}`);
+      exitWhenFlushed = true;
+      return 1;
+    }
     if (!(err instanceof UsageError)) throw err;
     console.error(`operator-runtime: ${err.message}\n\n${usage}`);
     return 2;
@@ -76,4 +88,8 @@ try {
 } catch (err) {
   console.error("operator-runtime:", err);
   process.exitCode = 1;
+}
+if (exitWhenFlushed) {
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  process.exit();
 }

@@ -23,6 +23,7 @@ import type { WriteGate } from "../client/write-gate.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import { TerminalErrors, isTerminalError } from "./terminal-errors.ts";
 import type { TerminalErrorOptions } from "./terminal-errors.ts";
+import type { ControllerAccess } from "../rbac/access.ts";
 
 /** Where a controller gets informers from (the Manager's Cache). */
 export interface InformerSource {
@@ -57,6 +58,11 @@ export interface WatchOptions<T = KubeObject> {
 /** Construction options of a {@link Controller}. */
 export interface ControllerOptions {
   name: string;
+  /**
+   * The API access the reconciler declared (for `operator-runtime gen rbac`); the Manager's
+   * controller builder fills it. Default: watching the `for`, `owns` and `watches` kinds only.
+   */
+  access?: ControllerAccess;
   source: InformerSource;
   reconcile: Reconciler;
   for: { kind: KindRef } & WatchOptions;
@@ -136,6 +142,10 @@ export class Controller implements Runnable {
   readonly name: string;
   readonly needsLeaderElection = true;
   readonly queue: WorkQueue;
+  /** The API access it declared: its kinds and what it does to each (read by `gen rbac`). */
+  readonly access: ControllerAccess;
+  /** How long one reconcile may run (ms; 0 = no limit): the longest a graceful stop drains one. */
+  readonly reconcileTimeoutMs: number;
   readonly #options: ControllerOptions;
   readonly #log: Logger;
   readonly #metrics: ReturnType<MetricsProvider["controller"]>;
@@ -157,6 +167,8 @@ export class Controller implements Runnable {
   constructor(options: ControllerOptions) {
     this.#options = options;
     this.name = options.name;
+    this.reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
+    this.access = options.access ?? watchedOnly(options);
     this.#clock = options.clock ?? realClock;
     this.#log = (options.logger ?? silentLogger).child({ controller: options.name });
     const metrics = options.metrics ?? noopMetrics;
@@ -410,4 +422,16 @@ export function ownerRequests(obj: KubeObject, ownerKind: KindRef): Request[] {
   const ref = obj.metadata?.ownerReferences?.find((r) => r.controller === true);
   if (!ref || ref.kind !== ownerKind.kind || group(ref.apiVersion) !== group(ownerKind.apiVersion)) return [];
   return [{ namespace: obj.metadata?.namespace ?? "", name: ref.name }];
+}
+
+/** The access of a controller that declared none: watching its kinds. */
+function watchedOnly(options: ControllerOptions): ControllerAccess {
+  const watched = [options.for, ...(options.owns ?? []), ...(options.watches ?? [])];
+  return {
+    controller: options.name,
+    kinds: watched.map((w) => ({
+      kind: { apiVersion: w.kind.apiVersion, kind: w.kind.kind }, namespace: w.namespace, watched: true,
+      verbs: [], status: [], finalizers: [],
+    })),
+  };
 }

@@ -7,7 +7,9 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { KubeConfig } from "@kubernetes/client-node";
-import type { Kind, KubeObject } from "../client/types.ts";
+import type { Kind, KindRef, KubeObject } from "../client/types.ts";
+import { BUILDER_VERBS, checkVerbs } from "../rbac/access.ts";
+import type { KindAccess, KindUse } from "../rbac/access.ts";
 import { ResourceClient } from "../client/resource-client.ts";
 import { Cache } from "../cache/cache.ts";
 import type { CacheOptions } from "../cache/cache.ts";
@@ -127,6 +129,10 @@ export class Manager {
   readonly health: HealthServer | undefined;
   /** Events on the objects the controllers reconcile; undefined with `recorder: false`. */
   readonly recorder: EventRecorder | undefined;
+  /** The Lease it holds while reconciling (`leaderElection` of its options), or undefined. */
+  readonly leaderElection: Readonly<LeaderElectionOptions> | undefined;
+  /** The port of `/metrics`, `/healthz` and `/readyz` as configured (0: ephemeral), or undefined without a health server. */
+  readonly healthPort: number | undefined;
   /** Resolves when leadership is lost (never without leader election). */
   readonly lost: Promise<void>;
   /** Resolves with the error when a controller fails to start while leading. */
@@ -154,6 +160,8 @@ export class Manager {
     this.metrics = new Metrics();
     this.lost = new Promise((resolve) => (this.#resolveLost = resolve));
     this.failed = new Promise((resolve) => (this.#fail = resolve));
+    this.leaderElection = options.leaderElection ? Object.freeze({ ...options.leaderElection }) : undefined;
+    this.healthPort = options.healthPort === false ? undefined : options.healthPort ?? 8080;
     if (options.leaderElection) {
       const le = options.leaderElection;
       this.elector = new LeaderElector({
@@ -311,6 +319,8 @@ export class ControllerBuilder {
   #for: ControllerOptions["for"] | undefined;
   readonly #owns: NonNullable<ControllerOptions["owns"]> = [];
   readonly #watches: NonNullable<ControllerOptions["watches"]> = [];
+  #forAccess: KindAccess = {};
+  readonly #uses: KindUse[] = [];
   #max = 1;
   #timeoutMs: number | undefined;
 
@@ -319,22 +329,54 @@ export class ControllerBuilder {
     this.#name = name;
   }
 
-  /** The primary kind: its events enqueue its own key. */
-  for<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<T> = {}): this {
-    this.#for = { kind, ...untyped(options) };
+  /**
+   * The primary kind: its events enqueue its own key. `options` may also declare what the
+   * reconciler does to it beyond watching (see {@link KindAccess}), for `operator-runtime gen rbac`.
+   *
+   * @example
+   * ```ts
+   * mgr.controller("greeting").for(Greeting, { status: ["patch"] }).reconcile(reconcileGreeting);
+   * ```
+   */
+  for<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<T> & KindAccess = {}): this {
+    const [watch, access] = splitAccess(`for(${kind.kind})`, options);
+    this.#for = { kind, ...untyped(watch) };
+    this.#forAccess = access;
     return this;
   }
 
-  /** An owned kind: its events enqueue the key of its controller owner of the primary kind. */
-  owns<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<T> = {}): this {
-    this.#owns.push({ kind, ...untyped(options) });
+  /**
+   * An owned kind: its events enqueue the key of its controller owner of the primary kind. For
+   * `gen rbac`, the reconciler is taken to write it with a Builder ({@link BUILDER_VERBS}:
+   * create, patch, delete) unless `options.verbs` says otherwise.
+   */
+  owns<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<T> & KindAccess = {}): this {
+    const [watch, access] = splitAccess(`owns(${kind.kind})`, options);
+    this.#owns.push({ kind, ...untyped(watch) });
+    this.#uses.push(kindUse(kind, watch.namespace, true, { verbs: BUILDER_VERBS, ...access }));
     return this;
   }
 
-  /** Any kind, mapped to requests by `map` (which receives that kind's objects). */
-  watches<T extends KubeObject>(kind: Kind<T>, map: MapFunc<T>, options: WatchOptions<T> = {}): this {
+  /**
+   * Any kind, mapped to requests by `map` (which receives that kind's objects). `options` may
+   * declare what the reconciler does to it beyond watching ({@link KindAccess}).
+   */
+  watches<T extends KubeObject>(kind: Kind<T>, map: MapFunc<T>, options: WatchOptions<T> & KindAccess = {}): this {
+    const [watch, access] = splitAccess(`watches(${kind.kind})`, options);
     // The informer of `kind` holds `T` objects only, so `map` sees nothing else.
-    this.#watches.push({ kind, map: map as MapFunc, ...untyped(options) });
+    this.#watches.push({ kind, map: map as MapFunc, ...untyped(watch) });
+    this.#uses.push(kindUse(kind, watch.namespace, true, access));
+    return this;
+  }
+
+  /**
+   * Declares API access to a kind the controller does not watch (for `operator-runtime gen
+   * rbac`): e.g. `.uses(Secret, { verbs: ["get"], namespace: "vault" })` for a reconciler that
+   * reads one Secret by name. Changes nothing at run time.
+   */
+  uses(kind: KindRef, access: KindAccess & { namespace?: string }): this {
+    const [rest, declared] = splitAccess(`uses(${kind.kind})`, access);
+    this.#uses.push(kindUse(kind, rest.namespace, false, declared));
     return this;
   }
 
@@ -353,7 +395,10 @@ export class ControllerBuilder {
   /** Sets the reconciler and registers the controller with the Manager. */
   reconcile(fn: Reconciler): Controller {
     if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
+    const primary = kindUse(this.#for.kind, this.#for.namespace, true,
+      { ...(this.#owns.length ? { finalizers: ["update"] as const } : {}), ...this.#forAccess });
     const c = new Controller({
+      access: { controller: this.#name, kinds: [primary, ...this.#uses] },
       name: this.#name, source: this.#manager.cache, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
       maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics, leading: () => this.#manager.isLeader(),
       statusClient: this.#manager.client, ...(this.#manager.recorder ? { recorder: this.#manager.recorder } : {}),
@@ -362,6 +407,25 @@ export class ControllerBuilder {
     this.#manager.add(c);
     return c;
   }
+}
+
+/** Splits builder options into the watch options and the declared {@link KindAccess} (checked). */
+function splitAccess<W extends { namespace?: string }>(field: string, options: W & KindAccess): [Omit<W, keyof KindAccess>, KindAccess] {
+  const { verbs, status, finalizers, ...watch } = options;
+  const access: KindAccess = {
+    ...(verbs !== undefined ? { verbs: checkVerbs(`${field}.verbs`, verbs) } : {}),
+    ...(status !== undefined ? { status: checkVerbs(`${field}.status`, status) } : {}),
+    ...(finalizers !== undefined ? { finalizers: checkVerbs(`${field}.finalizers`, finalizers) } : {}),
+  };
+  return [watch, access];
+}
+
+/** A {@link KindUse} from declared access. */
+function kindUse(kind: KindRef, namespace: string | undefined, watched: boolean, access: KindAccess): KindUse {
+  return {
+    kind: { apiVersion: kind.apiVersion, kind: kind.kind }, namespace, watched,
+    verbs: access.verbs ?? [], status: access.status ?? [], finalizers: access.finalizers ?? [],
+  };
 }
 
 /** Watch options as the controller stores them: its informers hold objects of the watched kind only. */

@@ -1,0 +1,118 @@
+/**
+ * `operator-runtime gen rbac MODULE`: the ServiceAccount, roles and bindings an operator's
+ * controllers need, as YAML, from the Manager its module exports.
+ */
+import { parseArgs } from "node:util";
+import { dump } from "js-yaml";
+import type { KubeObject } from "../kinds/kube-object.ts";
+import { rbacRules } from "../rbac/rules.ts";
+import { rbacManifests } from "../rbac/manifests.ts";
+import { OperatorRuntimeError } from "../errors.ts";
+import type { GenCommand } from "./gen.ts";
+import { GenerateError, loadOperatorModule } from "./operator-module.ts";
+import type { OperatorModule } from "./operator-module.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** `operator-runtime gen rbac --help`. */
+export const GEN_RBAC_USAGE = `usage: operator-runtime gen rbac MODULE [--namespace NS] [--name NAME]
+
+Prints the RBAC an operator needs, as YAML: a ServiceAccount, a ClusterRole and
+ClusterRoleBinding for its cluster-wide watches, and a Role and RoleBinding in each namespace
+with rules of its own (the leader-election Lease's).
+
+MODULE exports the operator's Manager (as \`manager\` or the default export: a Manager, or a
+function returning one) with its controllers registered, and optionally \`crds\`, the
+CustomResourceDefinitions of its kinds. Importing it must not start the Manager.
+
+Rules: get/list/watch on every watched kind; the verbs each controller declares with
+.for/.owns/.watches/.uses options (.owns: the Builder's create/patch/delete by default) and on
+status and finalizers subresources; create/patch on events when the Manager records events;
+create on leases, get/update on its Lease when leader election is on.
+
+options:
+  --namespace NS  namespace of the ServiceAccount, where the operator runs (default "default")
+  --name NAME     name of the ServiceAccount, roles and bindings (default: the Manager's field manager)
+  -h, --help      print this help`;
+
+/** Options shared by `gen rbac` and `gen manifests`. */
+export interface RbacArgs {
+  module: string;
+  namespace: string;
+  name: string | undefined;
+}
+
+/** A DNS-1123 subdomain (names of ServiceAccounts, roles, Deployments) and label (namespaces). */
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Checks `--namespace` and `--name` values; a UsageError naming the option otherwise. */
+export function checkNames(namespace: string, name: string | undefined): void {
+  if (!LABEL.test(namespace) || namespace.length > 63) {
+    throw new UsageError(`--namespace must be a DNS-1123 label (lowercase letters, digits and '-', at most 63), got "${namespace}"`);
+  }
+  if (name !== undefined && (!SUBDOMAIN.test(name) || name.length > 253)) {
+    throw new UsageError(`--name must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.'), got "${name}"`);
+  }
+}
+
+/**
+ * Reads `gen rbac`'s arguments.
+ *
+ * @throws {UsageError} for a missing or extra MODULE, an unknown option or a malformed name.
+ * @example
+ * ```ts
+ * parseRbacArgs(["./operator.ts", "--namespace", "operators"]); // { module: "./operator.ts", namespace: "operators", name: undefined }
+ * ```
+ */
+export function parseRbacArgs(args: readonly string[]): RbacArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: { namespace: { type: "string" }, name: { type: "string" } },
+      strict: true, allowPositionals: true,
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message, { cause: err });
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length ? `one MODULE expected, got ${positionals.length}: ${positionals.join(" ")}` : "MODULE is required");
+  }
+  const namespace = values.namespace ?? "default";
+  checkNames(namespace, values.name);
+  return { module: positionals[0]!, namespace, name: values.name };
+}
+
+/**
+ * The RBAC objects of a loaded operator module.
+ *
+ * @throws {GenerateError} when a kind's resource cannot be told (no CRD for it).
+ */
+export function rbacObjects(loaded: OperatorModule, namespace: string, name: string): KubeObject[] {
+  try {
+    return rbacManifests(rbacRules(loaded.manager, { crds: loaded.crds }), { name, namespace });
+  } catch (err) {
+    if (err instanceof OperatorRuntimeError) throw new GenerateError(err.message, { cause: err });
+    throw err;
+  }
+}
+
+/** Objects as a multi-document YAML stream. */
+export function toYaml(objects: readonly KubeObject[]): string {
+  return objects.map((o) => dump(o, { noRefs: true, lineWidth: -1, sortKeys: false })).join("---\n");
+}
+
+/** The `gen rbac` command. */
+export const genRbac: GenCommand = {
+  summary: "print the RBAC (ServiceAccount, roles, bindings) a Manager's controllers need",
+  usage: GEN_RBAC_USAGE,
+  async run(args) {
+    const options = parseRbacArgs(args);
+    const loaded = await loadOperatorModule(options.module);
+    const name = options.name ?? loaded.manager.client.fieldManager;
+    checkNames(options.namespace, name);
+    process.stdout.write(toYaml(rbacObjects(loaded, options.namespace, name)));
+    return 0;
+  },
+};

@@ -1,0 +1,87 @@
+/**
+ * Loads the user's operator module for `gen rbac` and `gen manifests`: the Manager it exports
+ * (named `manager` or default; a Manager or a function returning one) and its CRDs (`crds`).
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { KubeObject } from "../kinds/kube-object.ts";
+import type { Manager } from "../manager/manager.ts";
+import { OperatorRuntimeError } from "../errors.ts";
+
+/** What an operator module gives the generators. */
+export interface OperatorModule {
+  /** Its Manager, with every controller registered (not started). */
+  manager: Manager;
+  /** The CustomResourceDefinitions it declares (`export const crds`), possibly none. */
+  crds: KubeObject[];
+}
+
+/**
+ * A failure of a generator that is the input's fault (a module without a Manager, an unknown
+ * kind): the CLI prints the message alone and exits 1.
+ */
+export class GenerateError extends OperatorRuntimeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "GenerateError";
+  }
+}
+
+/**
+ * Imports `path` (a `.js`, `.mjs` or, on Node ≥ 22.18, an erasable-syntax `.ts` file) and
+ * returns its Manager and CRDs. The module must not start the Manager on import (guard a
+ * `main()` with `if (import.meta.main)`, or keep it in another file).
+ *
+ * @throws {GenerateError} when the file is missing, fails to load, exports no Manager, or its
+ *   `crds` is not an array of CustomResourceDefinitions.
+ * @example
+ * ```ts
+ * // operator.ts
+ * export const crds = loadCrds();
+ * export function manager(): Manager {
+ *   const mgr = new Manager({ kubeConfig: loadKubeConfig(), leaderElection: { namespace: "ops", name: "greeting" } });
+ *   mgr.controller("greeting").for(Greeting, { status: ["patch"] }).reconcile(reconcile);
+ *   return mgr;
+ * }
+ * ```
+ */
+export async function loadOperatorModule(path: string): Promise<OperatorModule> {
+  const file = resolve(path);
+  if (!existsSync(file)) throw new GenerateError(`${path}: no such file (give the path of the module that exports your Manager)`);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(pathToFileURL(file).href) as Record<string, unknown>;
+  } catch (err) {
+    throw new GenerateError(`${path}: cannot load the module: ${(err as Error).message ?? String(err)}`, { cause: err });
+  }
+  const exported = Object.hasOwn(mod, "manager") ? mod.manager : mod.default;
+  const which = Object.hasOwn(mod, "manager") ? "its `manager` export" : "its default export";
+  if (exported === undefined) {
+    throw new GenerateError(`${path} exports no Manager: export it as \`manager\` or as the default export (a Manager, or a function returning one)`);
+  }
+  const value = typeof exported === "function" && !isManager(exported) ? await (exported as () => unknown)() : exported;
+  if (!isManager(value)) {
+    throw new GenerateError(`${path}: ${which} is not a Manager (nor a function returning one); export the Manager your operator runs`);
+  }
+  return { manager: value, crds: crdsOf(path, mod.crds) };
+}
+
+/** Whether `value` looks like a Manager (duck-typed: the module may load another copy of the SDK). */
+function isManager(value: unknown): value is Manager {
+  const m = value as Partial<Manager> | null;
+  return typeof m === "object" && m !== null && typeof m.controllers === "function" && typeof m.cache?.informers === "function"
+    && "leaderElection" in m;
+}
+
+function crdsOf(path: string, crds: unknown): KubeObject[] {
+  if (crds === undefined) return [];
+  if (!Array.isArray(crds)) throw new GenerateError(`${path}: its \`crds\` export must be an array of CustomResourceDefinition objects`);
+  crds.forEach((crd: unknown, i) => {
+    const c = crd as KubeObject | null;
+    if (typeof c !== "object" || c === null || c.kind !== "CustomResourceDefinition" || typeof c.metadata?.name !== "string") {
+      throw new GenerateError(`${path}: crds[${i}] is not a CustomResourceDefinition with a metadata.name`);
+    }
+  });
+  return crds as KubeObject[];
+}
