@@ -4,6 +4,7 @@
  */
 import { UsageError } from "./usage-error.ts";
 import { genRbac } from "./gen-rbac.ts";
+import { genManifests } from "./gen-manifests.ts";
 
 /** One `gen` subcommand. */
 export interface GenCommand {
@@ -21,6 +22,7 @@ export interface GenCommand {
 /** The `gen` subcommands, by name. */
 export const GEN_COMMANDS: Readonly<Record<string, GenCommand>> = {
   rbac: genRbac,
+  manifests: genManifests,
 };
 
 /** `operator-runtime gen --help`. */

@@ -110,7 +110,7 @@ function toRules(grants: Grant[]): RbacRules {
   for (const g of grants) if (g.scope === undefined && !g.names) clusterVerbs.set(`${g.group}|${g.resource}`, g.verbs);
   const cluster: PolicyRule[] = [];
   const namespaces: Record<string, PolicyRule[]> = {};
-  const sorted = [...grants].sort((a, b) => compare(a.group, b.group) || compare(a.resource, b.resource) || compare(String(a.names), String(b.names)));
+  const sorted = [...grants].sort((a, b) => compare(a.group, b.group) || compare(a.resource, b.resource) || compare(a.names?.join(",") ?? "", b.names?.join(",") ?? ""));
   for (const g of sorted) {
     const covered = g.scope === undefined ? undefined : clusterVerbs.get(`${g.group}|${g.resource}`);
     const verbs = VERBS.filter((v) => g.verbs.has(v) && !covered?.has(v));

@@ -5,38 +5,16 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { waitFor, within } from "../support/wait.ts";
+import { cli, complete } from "../support/cli.ts";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const version = (JSON.parse(await readFile(join(repo, "package.json"), "utf8")) as { version: string }).version;
-
-/** Starts the CLI with `args`; its stdout and stderr are collected apart. */
-function cli(args: string[]) {
-  const child = spawn(process.execPath, ["src/cli/main.ts", ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
-
-/** Runs the CLI to its end. */
-async function complete(args: string[]) {
-  const p = cli(args);
-  try {
-    const code = await within(p.exit, `operator-runtime ${args.join(" ")} to exit`, 15_000);
-    return { code, stdout: p.stdout(), stderr: p.stderr() };
-  } finally {
-    p.child.kill("SIGKILL");
-  }
-}
 
 describe("operator-runtime", () => {
   for (const args of [["--help"], ["-h"], ["help"]]) {

@@ -1,0 +1,154 @@
+/**
+ * `operator-runtime gen manifests MODULE --image IMG`: everything to deploy an operator — its
+ * CRDs, its RBAC and a Deployment running it with probes on the Manager's health endpoints.
+ */
+import { parseArgs } from "node:util";
+import type { KubeObject } from "../kinds/kube-object.ts";
+import type { Manager } from "../manager/manager.ts";
+import type { GenCommand } from "./gen.ts";
+import { checkNames, rbacObjects, toYaml } from "./gen-rbac.ts";
+import { GenerateError, loadOperatorModule } from "./operator-module.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** `operator-runtime gen manifests --help`. */
+export const GEN_MANIFESTS_USAGE = `usage: operator-runtime gen manifests MODULE --image IMG [--namespace NS] [--name NAME] [--replicas N]
+
+Prints, as YAML, what deploys the operator that MODULE exports (see "gen rbac --help"):
+its CustomResourceDefinitions (the module's \`crds\`), its ServiceAccount, roles and bindings
+(as "gen rbac"), and a Deployment running IMG as that ServiceAccount, with liveness and
+readiness probes on the Manager's /healthz and /readyz, a termination grace period longer than
+a graceful stop's drain, and leader election on (the Manager must configure it). The namespace
+must exist. The image's entrypoint runs the operator (e.g. CMD ["node", "dist/main.js"]).
+
+options:
+  --image IMG      container image of the operator (required)
+  --namespace NS   namespace of the Deployment and ServiceAccount (default "default")
+  --name NAME      name of the Deployment, ServiceAccount, roles and bindings
+                   (default: the Manager's field manager)
+  --replicas N     replicas, 1 to 10 (default 1; more stand by for the Lease)
+  -h, --help       print this help`;
+
+/** What `gen manifests` was asked for. */
+export interface ManifestArgs {
+  module: string;
+  image: string;
+  namespace: string;
+  name: string | undefined;
+  replicas: number;
+}
+
+/**
+ * Reads `gen manifests`' arguments.
+ *
+ * @throws {UsageError} for a missing MODULE or `--image`, an unknown option, a malformed name or
+ *   replica count.
+ * @example
+ * ```ts
+ * parseManifestArgs(["./operator.ts", "--image", "ghcr.io/me/op:1.0"]);
+ * // { module: "./operator.ts", image: "ghcr.io/me/op:1.0", namespace: "default", name: undefined, replicas: 1 }
+ * ```
+ */
+export function parseManifestArgs(args: readonly string[]): ManifestArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: { image: { type: "string" }, namespace: { type: "string" }, name: { type: "string" }, replicas: { type: "string" } },
+      strict: true, allowPositionals: true,
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message, { cause: err });
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length ? `one MODULE expected, got ${positionals.length}: ${positionals.join(" ")}` : "MODULE is required");
+  }
+  if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image)) {
+    throw new UsageError(values.image === undefined ? "--image is required (the operator's container image)" : `--image must be an image reference without spaces, got "${values.image}"`);
+  }
+  const replicas = values.replicas === undefined ? 1 : /^\d+$/.test(values.replicas) ? Number(values.replicas) : Number.NaN;
+  if (!(replicas >= 1 && replicas <= 10)) throw new UsageError(`--replicas must be an integer from 1 to 10, got "${values.replicas}"`);
+  const namespace = values.namespace ?? "default";
+  checkNames(namespace, values.name);
+  return { module: positionals[0]!, image: values.image, namespace, name: values.name, replicas };
+}
+
+/** Seconds past the longest drain that the grace period adds: the cache stops, the Lease is released. */
+const STOP_MARGIN_SECONDS = 15;
+
+/**
+ * The Deployment running a Manager: probes on its health port, a grace period longer than the
+ * drain (the longest `reconcileTimeoutMs` of its controllers plus {@link STOP_MARGIN_SECONDS}),
+ * a restricted security context.
+ *
+ * @throws {GenerateError} when the Manager has no leader election, no health server, or an
+ *   ephemeral health port, or a controller has no reconcile timeout (the drain is unbounded).
+ */
+export function operatorDeployment(mgr: Manager, options: { name: string; namespace: string; image: string; replicas: number }): KubeObject {
+  if (!mgr.leaderElection) {
+    throw new GenerateError("the Manager has no leader election: deployed operators run with it on; give the Manager `leaderElection: { namespace, name }`");
+  }
+  const port = mgr.healthPort;
+  if (port === undefined || port === 0) {
+    throw new GenerateError(`the Manager ${port === undefined ? "has no health server (healthPort: false)" : "uses an ephemeral health port (healthPort: 0)"}: probes need a fixed one; set healthPort (default 8080)`);
+  }
+  const timeouts = mgr.controllers().map((c) => c.reconcileTimeoutMs);
+  const unbounded = mgr.controllers().filter((c) => c.reconcileTimeoutMs === 0).map((c) => c.name);
+  if (unbounded.length) {
+    throw new GenerateError(`controller ${unbounded.join(", ")} has no reconcile timeout (reconcileTimeoutMs 0), so a graceful stop's drain is unbounded; give it one`);
+  }
+  const drainSeconds = Math.ceil(Math.max(0, ...timeouts) / 1000);
+  const labels = { "app.kubernetes.io/name": options.name };
+  const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({
+    httpGet: { path, port: "health" }, periodSeconds, failureThreshold, timeoutSeconds: 2,
+  });
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: options.name, namespace: options.namespace, labels },
+    spec: {
+      replicas: options.replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          serviceAccountName: options.name,
+          terminationGracePeriodSeconds: drainSeconds + STOP_MARGIN_SECONDS,
+          securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+          containers: [{
+            name: "operator",
+            image: options.image,
+            ports: [{ name: "health", containerPort: port, protocol: "TCP" }],
+            livenessProbe: probe("/healthz", 10, 3),
+            readinessProbe: probe("/readyz", 5, 1),
+            resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "512Mi" } },
+            securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
+          }],
+        },
+      },
+    },
+  } as KubeObject;
+}
+
+/** The `gen manifests` command. */
+export const genManifests: GenCommand = {
+  summary: "print CRDs, RBAC and a Deployment that run an operator in a cluster",
+  usage: GEN_MANIFESTS_USAGE,
+  async run(args) {
+    const options = parseManifestArgs(args);
+    const loaded = await loadOperatorModule(options.module);
+    const name = options.name ?? loaded.manager.client.fieldManager;
+    checkNames(options.namespace, name);
+    const deployment = operatorDeployment(loaded.manager, { name, namespace: options.namespace, image: options.image, replicas: options.replicas });
+    const crds = loaded.crds.map(withoutServerFields);
+    process.stdout.write(toYaml([...crds, ...rbacObjects(loaded, options.namespace, name), deployment]));
+    return 0;
+  },
+};
+
+/** A CRD as a manifest: without the fields a server sets (status, uid, resourceVersion…). */
+function withoutServerFields(crd: KubeObject): KubeObject {
+  const { status: _status, ...rest } = crd as KubeObject & { status?: unknown };
+  const { uid: _u, resourceVersion: _rv, creationTimestamp: _c, generation: _g, managedFields: _m, ...metadata } = rest.metadata ?? {};
+  return { ...rest, metadata };
+}

@@ -1,0 +1,114 @@
+/**
+ * `operator-runtime gen rbac MODULE`, run for real: the rules come from what the Manager's
+ * controllers watch and declared, scoped right; bad command lines exit 2, bad modules exit 1
+ * with a message naming the file and the fix. (That the rules are enough and each one is
+ * needed is proven per example operator in test/examples/rbac.int.test.ts.)
+ */
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { loadAll } from "js-yaml";
+import { complete } from "../support/cli.ts";
+
+interface Doc {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  rules?: { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[];
+  roleRef?: { kind: string; name: string };
+  subjects?: { kind: string; name: string; namespace: string }[];
+}
+
+async function gen(args: string[]): Promise<Doc[]> {
+  const r = await complete(["gen", "rbac", ...args]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "");
+  return loadAll(r.stdout) as Doc[];
+}
+
+/** A rule as one line: `group/resource[names]: verbs`. */
+function lines(doc: Doc | undefined): string[] {
+  return (doc?.rules ?? []).map((r) => `${r.apiGroups.join(",")}/${r.resources.join(",")}${r.resourceNames ? `[${r.resourceNames.join(",")}]` : ""}: ${r.verbs.join(",")}`);
+}
+
+describe("operator-runtime gen rbac", () => {
+  it("prints the greeting operator's ServiceAccount, ClusterRole and Lease Role with their bindings", async () => {
+    const docs = await gen(["examples/greeting/manager.ts", "--namespace", "ops", "--name", "greeter"]);
+    assert.deepEqual(docs.map((d) => `${d.kind} ${d.metadata.namespace ?? ""}/${d.metadata.name}`), [
+      "ServiceAccount ops/greeter", "ClusterRole /greeter", "ClusterRoleBinding /greeter", "Role default/greeter", "RoleBinding default/greeter",
+    ]);
+    assert.deepEqual(lines(docs[1]), [
+      "events.k8s.io/events: create,patch",
+      "greeting.example.com/greetings: get,list,watch",
+      "greeting.example.com/greetings/status: patch",
+      "greeting.example.com/people: get,list,watch,patch",
+    ]);
+    assert.deepEqual(lines(docs[3]), [
+      "coordination.k8s.io/leases: create",
+      "coordination.k8s.io/leases[greeting-operator]: get,update",
+    ]);
+    for (const binding of [docs[2]!, docs[4]!]) {
+      assert.deepEqual(binding.subjects, [{ kind: "ServiceAccount", name: "greeter", namespace: "ops" }]);
+      assert.equal(binding.roleRef?.name, "greeter");
+    }
+  });
+
+  it("defaults the name to the Manager's field manager and the namespace to default", async () => {
+    const docs = await gen(["examples/replicaset/manager.ts"]);
+    assert.equal(docs[0]!.metadata.name, "replicaset-operator");
+    assert.equal(docs[0]!.metadata.namespace, "default");
+    assert.deepEqual(lines(docs.find((d) => d.kind === "ClusterRole")), [
+      "/pods: get,list,watch,create,delete",
+      "events.k8s.io/events: create,patch",
+      "replicaset.example.com/podsets: get,list,watch",
+      "replicaset.example.com/podsets/finalizers: update",
+      "replicaset.example.com/podsets/status: patch",
+    ]);
+  });
+
+  it("puts the rules of namespace-limited watches and uses in Roles of those namespaces, with no ClusterRole", async () => {
+    const docs = await gen(["test/cli/fixtures/namespaced-operator.ts"]);
+    assert.deepEqual(docs.map((d) => `${d.kind} ${d.metadata.namespace ?? ""}/${d.metadata.name}`), [
+      "ServiceAccount default/team-operator", "Role team-a/team-operator", "RoleBinding team-a/team-operator",
+      "Role vault/team-operator", "RoleBinding vault/team-operator",
+    ]);
+    assert.deepEqual(lines(docs[1]), ["/configmaps: get,list,watch,patch"]);
+    assert.deepEqual(lines(docs[3]), ["/secrets: get"]);
+  });
+
+  it("--help prints the usage and exits 0", async () => {
+    const r = await complete(["gen", "rbac", "--help"]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^usage: operator-runtime gen rbac MODULE/);
+  });
+
+  for (const [args, message] of [
+    [[], /MODULE is required/],
+    [["a.ts", "b.ts"], /one MODULE expected, got 2/],
+    [["a.ts", "--namespace", "Bad_NS"], /--namespace must be a DNS-1123 label.*"Bad_NS"/],
+    [["a.ts", "--name", "UPPER"], /--name must be a DNS-1123 subdomain.*"UPPER"/],
+    [["a.ts", "--nope"], /Unknown option '--nope'/],
+  ] as const) {
+    it(`exits 2 with the usage for ${JSON.stringify(args)}`, async () => {
+      const r = await complete(["gen", "rbac", ...args]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /usage: operator-runtime gen rbac MODULE/);
+      assert.equal(r.stdout, "");
+    });
+  }
+
+  for (const [module, message] of [
+    ["test/cli/fixtures/missing.ts", /missing\.ts: no such file/],
+    ["test/cli/fixtures/no-manager.ts", /no-manager\.ts: its `manager` export is not a Manager/],
+    ["test/cli/fixtures/unknown-kind-operator.ts", /cannot tell the resource of widgets\.example\.com\/v1 Widget.*export its CRD from the module/],
+    ["test/cli/fixtures/bad-verb-operator.ts", /cannot load the module: for\(ConfigMap\)\.verbs: "apply" is not an RBAC verb \(server-side apply is "patch"/],
+  ] as const) {
+    it(`exits 1 naming the problem for ${module}`, async () => {
+      const r = await complete(["gen", "rbac", module]);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+      assert.equal(r.stdout, "");
+    });
+  }
+});
