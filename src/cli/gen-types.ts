@@ -29,7 +29,7 @@ an index signature) and the kind handle the client, cache, Manager and Builder t
   export type Pinot = ObjectOf<typeof Pinot>;
 
 The storage version gets the kind's names (Pinot, PinotSpec, PinotStatus); every other served
-version adds its name (PinotV1alpha1, PinotV1alpha1Spec, ...). A file may hold several YAML
+version adds its name (PinotV1Alpha1, PinotV1Alpha1Spec, ...). A file may hold several YAML
 documents, or a List; documents that are not CRDs are skipped, with a note on stderr.
 
 options:

@@ -32,8 +32,16 @@ const RESOURCE_FIELDS = new Set(["apiVersion", "kind", "metadata", "spec", "stat
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** `my-kind` → `MyKind`, `v1beta1` → `V1beta1`. */
-const pascal = (name: string): string => name.split("-").map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join("");
+/**
+ * A kind or version as part of a TypeScript name, the way json-schema-to-typescript spells names
+ * (so the declarations it writes are named as asked): `my-kind` → `MyKind`, `v1beta1` →
+ * `V1Beta1` (a letter after a digit is upper-cased).
+ */
+const pascal = (name: string): string =>
+  name
+    .replace(/-+([a-zA-Z]?)/g, (_m, c: string) => c.toUpperCase())
+    .replace(/\d[a-z]/g, (m) => m.toUpperCase())
+    .replace(/^[a-z]/, (c) => c.toUpperCase());
 
 /** Text for a `/** … *\/` comment: every line prefixed, and no early `*\/`. */
 function tsdoc(lines: readonly string[]): string {
@@ -55,7 +63,7 @@ export function primaryVersion(crd: CrdSource): CrdVersionSource {
 /**
  * The declarations for every served version of `crd`, in the CRD's order. The primary version
  * ({@link primaryVersion}) is named after the kind (`Pinot`, `PinotSpec`, `PinotStatus`); each
- * other served version adds its name (`PinotV1alpha1`, `PinotV1alpha1Spec`, …).
+ * other served version adds its name (`PinotV1Alpha1`, `PinotV1Alpha1Spec`, …).
  *
  * Per version: `<Name>Spec` and `<Name>Status` from the schema's `spec` and `status` (see
  * {@link toJsonSchema}), then the handle. When the schema's root has only `spec`, `status` and
