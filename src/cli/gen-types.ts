@@ -113,21 +113,21 @@ export async function generateTypes(
   print: (text: string) => void = (t) => process.stdout.write(t),
   note: (line: string) => void = console.error,
 ): Promise<void> {
-  const crds: { crd: CrdSource; file: string }[] = [];
+  const crds: CrdSource[] = [];
   for (const file of options.files) {
     const { crds: found, skipped } = await readCrdFile(file);
     for (const s of skipped) note(`operator-runtime gen types: skipped ${s.origin}: a ${s.kind}, not a CustomResourceDefinition`);
     for (const crd of found) {
-      const twice = crds.find((c) => c.crd.name === crd.name);
-      if (twice) throw new CrdTypesError(`${crd.origin}: CRD ${crd.name} is given twice (also in ${twice.crd.origin})`);
-      crds.push({ crd, file });
+      const twice = crds.find((c) => c.name === crd.name);
+      if (twice) throw new CrdTypesError(`${crd.origin}: CRD ${crd.name} is given twice (also in ${twice.origin})`);
+      crds.push(crd);
     }
   }
   const compile = await schemaCompiler();
   const declarations: KindDeclarations[] = [];
-  for (const { crd } of crds) declarations.push(await kindDeclarations(crd, compile));
+  for (const crd of crds) declarations.push(await kindDeclarations(crd, compile));
   if (options.out === undefined) {
-    print(typesModule(declarations, options.files));
+    print(typesModule(declarations));
     return;
   }
   try {
@@ -135,10 +135,10 @@ export async function generateTypes(
   } catch (err) {
     throw new CrdTypesError(`cannot create --out folder ${options.out}: ${(err as Error).message}`, { cause: err });
   }
-  for (const [i, d] of declarations.entries()) {
+  for (const d of declarations) {
     const path = join(options.out, `${d.crd.name}.ts`);
     try {
-      await writeFile(path, typesModule([d], [crds[i]?.file ?? ""]));
+      await writeFile(path, typesModule([d]));
     } catch (err) {
       throw new CrdTypesError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
     }
@@ -147,7 +147,15 @@ export async function generateTypes(
   }
 }
 
-/** The `gen types` entry of `GEN_COMMANDS`. */
+/**
+ * The `gen types` entry of `GEN_COMMANDS`: parses the arguments, generates, and turns a
+ * {@link CrdTypesError} into its message on stderr and exit code 1.
+ *
+ * @example
+ * ```ts
+ * const code = await genTypes.run(["crds/pinot.yaml", "--out", "src/types"]); // 0
+ * ```
+ */
 export const genTypes: GenCommand = {
   summary: "TypeScript types and kind handles from CRD files",
   usage: GEN_TYPES_USAGE,

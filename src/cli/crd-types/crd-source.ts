@@ -23,7 +23,9 @@ export interface CrdVersionSource {
 
 /** A CustomResourceDefinition read from a file. */
 export interface CrdSource {
-  /** Where it was read: `crds/app.yaml`, `crds/all.yaml (document 3)`, `… (document 1, item 2)`. */
+  /** The file it was read from, as given. */
+  file: string;
+  /** Where in it: `crds/app.yaml`, `crds/all.yaml (document 3)`, `… (document 1, item 2)`. */
   origin: string;
   /** `<plural>.<group>`, the CRD's name. */
   name: string;
@@ -41,7 +43,16 @@ export interface CrdFile {
   skipped: { origin: string; kind: string }[];
 }
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+/**
+ * Whether a parsed YAML value is an object (not an array, not null).
+ *
+ * @example
+ * ```ts
+ * isJsonObject({ type: "object" }); // true
+ * isJsonObject(["a"]);              // false
+ * ```
+ */
+export const isJsonObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Reads every CustomResourceDefinition in a YAML file: each document, and each item of a
@@ -75,10 +86,10 @@ export async function readCrdFile(file: string): Promise<CrdFile> {
   const label = (where: string) => (documents.length > 1 ? `${file} (${where})` : file);
   const out: CrdFile = { crds: [], skipped: [] };
   for (const { doc, where } of present) {
-    if (isObject(doc) && typeof doc["kind"] === "string" && doc["kind"].endsWith("List") && Array.isArray(doc["items"])) {
-      doc["items"].forEach((item, i) => collect(item, `${file} (${where}, item ${i + 1})`, out));
+    if (isJsonObject(doc) && typeof doc["kind"] === "string" && doc["kind"].endsWith("List") && Array.isArray(doc["items"])) {
+      doc["items"].forEach((item, i) => collect(item, file, `${file} (${where}, item ${i + 1})`, out));
     } else {
-      collect(doc, label(where), out);
+      collect(doc, file, label(where), out);
     }
   }
   if (out.crds.length === 0) {
@@ -89,27 +100,27 @@ export async function readCrdFile(file: string): Promise<CrdFile> {
 }
 
 /** Adds one document (or List item) to `out`: a CRD, or a line for `skipped`. */
-function collect(doc: unknown, origin: string, out: CrdFile): void {
-  if (!isObject(doc) || typeof doc["kind"] !== "string" || typeof doc["apiVersion"] !== "string") {
+function collect(doc: unknown, file: string, origin: string, out: CrdFile): void {
+  if (!isJsonObject(doc) || typeof doc["kind"] !== "string" || typeof doc["apiVersion"] !== "string") {
     throw new CrdTypesError(`${origin}: not a Kubernetes object (no apiVersion and kind); expected a CustomResourceDefinition`);
   }
   if (doc["kind"] !== "CustomResourceDefinition") {
     out.skipped.push({ origin, kind: doc["kind"] });
     return;
   }
-  out.crds.push(crdSource(doc, origin));
+  out.crds.push(crdSource(doc, file, origin));
 }
 
 /** Checks a CRD document and reads what generation needs. */
-function crdSource(doc: JsonObject, origin: string): CrdSource {
+function crdSource(doc: JsonObject, file: string, origin: string): CrdSource {
   const fail = (problem: string): never => {
     throw new CrdTypesError(`${origin}: ${problem}`);
   };
   if (doc["apiVersion"] !== "apiextensions.k8s.io/v1") {
     fail(`apiVersion ${String(doc["apiVersion"])} is not supported: convert the CRD to apiextensions.k8s.io/v1`);
   }
-  const spec = isObject(doc["spec"]) ? doc["spec"] : fail("the CRD has no spec");
-  const names = isObject(spec["names"]) ? spec["names"] : fail("the CRD has no spec.names");
+  const spec = isJsonObject(doc["spec"]) ? doc["spec"] : fail("the CRD has no spec");
+  const names = isJsonObject(spec["names"]) ? spec["names"] : fail("the CRD has no spec.names");
   const text = (o: JsonObject, key: string, path: string): string =>
     typeof o[key] === "string" && o[key] !== "" ? o[key] : fail(`the CRD has no ${path}`);
   const group = text(spec, "group", "spec.group");
@@ -120,12 +131,12 @@ function crdSource(doc: JsonObject, origin: string): CrdSource {
   const list = Array.isArray(spec["versions"]) ? spec["versions"] : fail("the CRD has no spec.versions");
   const versions = list.map((v, i): CrdVersionSource => {
     const at = `spec.versions[${i}]`;
-    if (!isObject(v)) return fail(`${at} is not an object`);
+    if (!isJsonObject(v)) return fail(`${at} is not an object`);
     const name = text(v, "name", `${at}.name`);
     const served = v["served"] === true;
-    const root = isObject(v["schema"]) ? v["schema"]["openAPIV3Schema"] : undefined;
-    if (served && !isObject(root)) fail(`version ${name} is served but has no schema.openAPIV3Schema to generate types from`);
-    const version: CrdVersionSource = { name, served, storage: v["storage"] === true, schema: isObject(root) ? root : {} };
+    const root = isJsonObject(v["schema"]) ? v["schema"]["openAPIV3Schema"] : undefined;
+    if (served && !isJsonObject(root)) fail(`version ${name} is served but has no schema.openAPIV3Schema to generate types from`);
+    const version: CrdVersionSource = { name, served, storage: v["storage"] === true, schema: isJsonObject(root) ? root : {} };
     if (v["deprecated"] === true) {
       const warning = v["deprecationWarning"];
       version.deprecation = typeof warning === "string" && warning !== "" ? warning : `${group}/${name} ${kind} is deprecated.`;
@@ -133,5 +144,5 @@ function crdSource(doc: JsonObject, origin: string): CrdSource {
     return version;
   });
   if (!versions.some((v) => v.served)) fail("the CRD serves no version (no spec.versions[*].served: true)");
-  return { origin, name: `${plural}.${group}`, group, kind, plural, scope, versions };
+  return { file, origin, name: `${plural}.${group}`, group, kind, plural, scope, versions };
 }

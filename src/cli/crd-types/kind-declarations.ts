@@ -3,8 +3,8 @@
  * from its schema and the kind handle the SDK takes.
  */
 import type { JSONSchema } from "json-schema-to-typescript";
+import { isJsonObject } from "./crd-source.ts";
 import type { CrdSource, CrdVersionSource, JsonObject } from "./crd-source.ts";
-import { CrdTypesError } from "./crd-types-error.ts";
 import { toJsonSchema } from "./structural-schema.ts";
 import type { SchemaImports } from "./structural-schema.ts";
 
@@ -30,8 +30,6 @@ export interface KindDeclarations {
 /** The members `CustomResource` (what `defineKind` types) already has. */
 const RESOURCE_FIELDS = new Set(["apiVersion", "kind", "metadata", "spec", "status"]);
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
  * A kind or version as part of a TypeScript name, the way json-schema-to-typescript spells names
  * (so the declarations it writes are named as asked): `my-kind` → `MyKind`, `v1beta1` →
@@ -49,21 +47,17 @@ function tsdoc(lines: readonly string[]): string {
   return ["/**", ...body.map((l) => (l === "" ? " *" : ` * ${l}`)), " */"].join("\n");
 }
 
-/**
- * The version that gets the kind's plain names (`Pinot`, `PinotSpec`): the storage version
- * when it is served, else the first served version.
- */
-export function primaryVersion(crd: CrdSource): CrdVersionSource {
+/** The version named after the kind: the storage version when it is served, else the first served one. */
+function primaryVersion(crd: CrdSource): CrdVersionSource | undefined {
   const served = crd.versions.filter((v) => v.served);
-  const primary = served.find((v) => v.storage) ?? served[0];
-  if (primary === undefined) throw new CrdTypesError(`${crd.origin}: the CRD serves no version`);
-  return primary;
+  return served.find((v) => v.storage) ?? served[0];
 }
 
 /**
- * The declarations for every served version of `crd`, in the CRD's order. The primary version
- * ({@link primaryVersion}) is named after the kind (`Pinot`, `PinotSpec`, `PinotStatus`); each
- * other served version adds its name (`PinotV1Alpha1`, `PinotV1Alpha1Spec`, …).
+ * The declarations for every served version of `crd`, in the CRD's order. The storage version
+ * (or, when it is not served, the first served one) is named after the kind (`Pinot`,
+ * `PinotSpec`, `PinotStatus`); each other served version adds its name (`PinotV1Alpha1`,
+ * `PinotV1Alpha1Spec`, …).
  *
  * Per version: `<Name>Spec` and `<Name>Status` from the schema's `spec` and `status` (see
  * {@link toJsonSchema}), then the handle. When the schema's root has only `spec`, `status` and
@@ -105,7 +99,7 @@ async function versionDeclarations(
   out: KindDeclarations,
 ): Promise<string> {
   const root = version.schema;
-  const properties = isObject(root["properties"]) ? root["properties"] : {};
+  const properties = isJsonObject(root["properties"]) ? root["properties"] : {};
   const keepsUnknown = root["x-kubernetes-preserve-unknown-fields"] === true;
   const apiVersion = `${crd.group}/${version.name}`;
   const parts: string[] = [];
@@ -139,7 +133,7 @@ async function versionDeclarations(
     const resourceName = `${name}Resource`;
     const resource: JSONSchema = {
       type: "object",
-      description: `A ${apiVersion} ${crd.kind} object, with the top-level fields its schema has besides spec and status (${extras.join(", ") || "and no spec"}).`,
+      description: `The whole \`${apiVersion}\` ${crd.kind} object${extras.length > 0 ? `, with ${extras.join(", ")} at the top level` : ""}${spec === undefined ? "; its schema has no spec" : ""}.`,
       properties: Object.fromEntries([
         ["apiVersion", { type: "string" }],
         ["kind", { type: "string" }],
@@ -160,7 +154,7 @@ async function versionDeclarations(
     out.imports.kindFromModel = true;
     handle = `export const ${name} = kindFromModel<${resourceName}>(${ref});`;
   }
-  parts.push(`${tsdoc(about)}\n${handle}\n/** A \`${apiVersion}\` ${crd.kind} object. */\nexport type ${name} = ObjectOf<typeof ${name}>;`);
+  parts.push(`${tsdoc(about)}\n${handle}\n/** The object type of \`${apiVersion}\` ${crd.kind}. */\nexport type ${name} = ObjectOf<typeof ${name}>;`);
   out.names.push(name);
   return parts.join("\n\n");
 }

@@ -3,6 +3,7 @@
  * reads, spelling out what Kubernetes means by its extensions.
  */
 import type { JSONSchema } from "json-schema-to-typescript";
+import { isJsonObject } from "./crd-source.ts";
 import type { JsonObject } from "./crd-source.ts";
 
 /** What a conversion found that the generated module must import. */
@@ -11,7 +12,6 @@ export interface SchemaImports {
   objectMeta: boolean;
 }
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
 
 /**
@@ -38,7 +38,7 @@ const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
  * ```
  */
 export function toJsonSchema(node: unknown, imports: SchemaImports): JSONSchema {
-  if (!isObject(node)) return {};
+  if (!isJsonObject(node)) return {};
   const out: JSONSchema = {};
   const description = describe(node);
   if (description !== undefined) out.description = description;
@@ -47,7 +47,7 @@ export function toJsonSchema(node: unknown, imports: SchemaImports): JSONSchema 
   const type = typeof node["type"] === "string" ? node["type"] : undefined;
   if (node["x-kubernetes-int-or-string"] === true) {
     out.type = ["integer", "string"];
-  } else if (type === "object" || (type === undefined && (isObject(node["properties"]) || node["x-kubernetes-embedded-resource"] === true))) {
+  } else if (type === "object" || (type === undefined && (isJsonObject(node["properties"]) || node["x-kubernetes-embedded-resource"] === true))) {
     Object.assign(out, objectSchema(node, imports));
   } else if (type === "array") {
     out.type = "array";
@@ -60,7 +60,7 @@ export function toJsonSchema(node: unknown, imports: SchemaImports): JSONSchema 
 
 /** The object part of a node: properties, required, and what other keys it keeps. */
 function objectSchema(node: JsonObject, imports: SchemaImports): JSONSchema {
-  let entries = Object.entries(isObject(node["properties"]) ? node["properties"] : {}).map(
+  let entries = Object.entries(isJsonObject(node["properties"]) ? node["properties"] : {}).map(
     ([key, child]): [string, JSONSchema] => [key, toJsonSchema(child, imports)],
   );
   const required = Array.isArray(node["required"]) ? node["required"].filter((k): k is string => typeof k === "string") : [];
@@ -78,14 +78,14 @@ function objectSchema(node: JsonObject, imports: SchemaImports): JSONSchema {
   }
   const additional = node["additionalProperties"];
   const keepsUnknown = node["x-kubernetes-preserve-unknown-fields"] === true || additional === true;
-  if (entries.length === 0 && !keepsUnknown && !isObject(additional)) {
+  if (entries.length === 0 && !keepsUnknown && !isJsonObject(additional)) {
     return { tsType: "Record<string, never>" };
   }
   const out: JSONSchema = {
     type: "object",
     // Object.fromEntries defines own properties, so a field named "__proto__" stays a field.
     properties: Object.fromEntries(entries),
-    additionalProperties: isObject(additional) ? toJsonSchema(additional, imports) : keepsUnknown,
+    additionalProperties: isJsonObject(additional) ? toJsonSchema(additional, imports) : keepsUnknown,
   };
   if (required.length > 0) out.required = required;
   return out;
