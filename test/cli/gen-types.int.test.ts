@@ -30,21 +30,24 @@ const REAL_CRDS = [
   "examples/streams/crds/streams.example.com_processingelements.yaml",
 ];
 
-/** Runs `operator-runtime gen types …` to its end. */
-async function gen(args: string[]) {
-  const child = spawn(process.execPath, ["src/cli/main.ts", "gen", "types", ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+/** Runs `operator-runtime …` to its end. */
+async function cli(args: string[]) {
+  const child = spawn(process.execPath, ["src/cli/main.ts", ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
   child.stderr.on("data", (d) => (stderr += d));
   const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   try {
-    const code = await within(exit, `gen types ${args.join(" ")} to exit`, 30_000);
+    const code = await within(exit, `operator-runtime ${args.join(" ")} to exit`, 30_000);
     return { code, stdout, stderr };
   } finally {
     child.kill("SIGKILL");
   }
 }
+
+/** Runs `operator-runtime gen types …` to its end. */
+const gen = (args: string[]) => cli(["gen", "types", ...args]);
 
 /** Type-checks the `.ts` files of `dir` (in the repo, so `operator-runtime` maps to `src/`); "" when clean. */
 async function typecheck(dir: string): Promise<string> {
@@ -411,11 +414,9 @@ describe("operator-runtime gen types", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^usage: operator-runtime gen types CRD\.yaml\.\.\. \[--out DIR\]/);
     assert.match(r.stdout, /^ {2}--out DIR /m);
-    const list = spawn(process.execPath, ["src/cli/main.ts", "gen", "--help"], { cwd: repo });
-    let text = "";
-    list.stdout.on("data", (d) => (text += d));
-    await within(new Promise((resolve) => list.on("close", resolve)), "gen --help to exit", 15_000);
-    assert.match(text, /^ {2}types +TypeScript types and kind handles from CRD files$/m);
+    const list = await cli(["gen", "--help"]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^ {2}types +TypeScript types and kind handles from CRD files$/m);
   });
 
   for (const [args, message] of [
@@ -424,7 +425,7 @@ describe("operator-runtime gen types", () => {
     [[PINOT, "--out"], /--out/],
     [[PINOT, "--out", ""], /--out needs a folder/],
   ] as const) {
-    it(`refuses ${args.join(" ") || "no file"} with the usage on stderr, exit 2`, async () => {
+    it(`refuses ${args.map((a) => a || '""').join(" ") || "no file"} with the usage on stderr, exit 2`, async () => {
       const r = await gen([...args]);
       assert.equal(r.code, 2, r.stdout);
       assert.match(r.stderr, message);

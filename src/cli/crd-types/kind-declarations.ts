@@ -109,8 +109,10 @@ async function versionDeclarations(
     const typeName = `${name}${part}`;
     let schema: JSONSchema;
     if (Object.hasOwn(properties, key)) schema = toJsonSchema(properties[key], out.imports);
-    else if (keepsUnknown) schema = { type: "object", additionalProperties: true, description: `Not described by the schema of ${apiVersion} ${crd.kind}, which keeps unknown fields: any JSON object.` };
-    else return undefined;
+    else if (keepsUnknown) {
+      const description = `Not described by the schema of \`${apiVersion}\` ${crd.kind}, which keeps unknown fields: any JSON object.`;
+      schema = { type: "object", additionalProperties: true, description };
+    } else return undefined;
     parts.push(await declaration(compile, schema, typeName, crd.origin));
     out.names.push(typeName);
     return typeName;
@@ -119,9 +121,11 @@ async function versionDeclarations(
   const status = await member("status", "Status");
 
   const extras = Object.keys(properties).filter((k) => !RESOURCE_FIELDS.has(k));
+  const description = typeof root["description"] === "string" ? root["description"].trim() : "";
+  const scope = crd.scope === "Cluster" ? "cluster-scoped" : "namespaced";
   const about = [
-    ...(typeof root["description"] === "string" && root["description"].trim() !== "" ? [root["description"].trim(), ""] : []),
-    `The handle of \`${apiVersion}\` ${crd.kind} (${crd.scope === "Cluster" ? "cluster-scoped" : "namespaced"}, resource \`${crd.plural}\`)${version.storage ? ", the storage version" : ""}.`,
+    ...(description !== "" ? [description, ""] : []),
+    `The handle of \`${apiVersion}\` ${crd.kind} (${scope}, resource \`${crd.plural}\`)${version.storage ? ", the storage version" : ""}.`,
     ...(version.deprecation !== undefined ? [`@deprecated ${version.deprecation}`] : []),
   ];
   const ref = `{\n  apiVersion: ${JSON.stringify(apiVersion)},\n  kind: ${JSON.stringify(crd.kind)},\n}`;
@@ -133,7 +137,9 @@ async function versionDeclarations(
     const resourceName = `${name}Resource`;
     const resource: JSONSchema = {
       type: "object",
-      description: `The whole \`${apiVersion}\` ${crd.kind} object${extras.length > 0 ? `, with ${extras.join(", ")} at the top level` : ""}${spec === undefined ? "; its schema has no spec" : ""}.`,
+      description:
+        `The whole \`${apiVersion}\` ${crd.kind} object` +
+        `${extras.length > 0 ? `, with ${extras.join(", ")} at the top level` : ""}${spec === undefined ? "; its schema has no spec" : ""}.`,
       properties: Object.fromEntries([
         ["apiVersion", { type: "string" }],
         ["kind", { type: "string" }],
