@@ -29,8 +29,10 @@ an index signature) and the kind handle the client, cache, Manager and Builder t
   export type Pinot = ObjectOf<typeof Pinot>;
 
 The storage version gets the kind's names (Pinot, PinotSpec, PinotStatus); every other served
-version adds its name (PinotV1Alpha1, PinotV1Alpha1Spec, ...). A file may hold several YAML
-documents, or a List; documents that are not CRDs are skipped, with a note on stderr.
+version adds its name (PinotV1Alpha1, PinotV1Alpha1Spec, ...). A schema with top-level fields
+besides spec and status (data, ...) gets <Kind>Resource, the whole object, and a kindFromModel
+handle. A file may hold several YAML documents, or a List; documents that are not CRDs are
+skipped, with a note on stderr.
 
 options:
   --out DIR   write one module per CRD, DIR/<plural>.<group>.ts (replacing it), and print each
