@@ -2,6 +2,7 @@
  * `operator-runtime gen <what>`: the generators. Each entry of {@link GEN_COMMANDS} is one
  * `gen` subcommand with its own usage and runner; `main.ts` hands `gen`'s arguments here.
  */
+import { genTypes } from "./gen-types.ts";
 import { UsageError } from "./usage-error.ts";
 import { genRbac } from "./gen-rbac.ts";
 import { genManifests } from "./gen-manifests.ts";
@@ -21,6 +22,7 @@ export interface GenCommand {
 
 /** The `gen` subcommands, by name. */
 export const GEN_COMMANDS: Readonly<Record<string, GenCommand>> = {
+  types: genTypes,
   rbac: genRbac,
   manifests: genManifests,
 };

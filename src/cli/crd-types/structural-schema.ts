@@ -1,0 +1,100 @@
+/**
+ * Turns a CRD's structural OpenAPI schema into the plain JSON schema json-schema-to-typescript
+ * reads, spelling out what Kubernetes means by its extensions.
+ */
+import type { JSONSchema } from "json-schema-to-typescript";
+import { isJsonObject } from "./crd-source.ts";
+import type { JsonObject } from "./crd-source.ts";
+
+/** What a conversion found that the generated module must import. */
+export interface SchemaImports {
+  /** Set when an embedded resource's `metadata` is typed as the SDK's `ObjectMeta`. */
+  objectMeta: boolean;
+}
+
+const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
+
+/**
+ * The JSON schema for one node of a structural schema (and, recursively, its children), with
+ * the meaning an API server gives it:
+ * - an object has exactly its `properties`: no index signature, unless it has
+ *   `additionalProperties` (a map: an index signature of that type) or
+ *   `x-kubernetes-preserve-unknown-fields: true` (`[k: string]: unknown`). An object with
+ *   neither and no properties keeps nothing, so it is `Record<string, never>`;
+ * - `x-kubernetes-int-or-string: true` is `number | string`;
+ * - `x-kubernetes-embedded-resource: true` adds a required `apiVersion` and `kind` and
+ *   `metadata?: ObjectMeta` (recorded in `imports`);
+ * - a node without a type (that does not preserve fields) is any value, `unknown`;
+ * - `enum` stays (a union of literals), `nullable: true` stays (`| null`), `description`
+ *   stays (TSDoc) and a `default` is added to it as `@defaultValue`;
+ * - validation-only keywords (`allOf`/`anyOf`/`oneOf`/`not`, `pattern`, bounds, `format`,
+ *   `x-kubernetes-validations`, list and map types) and `title` (which would make a named
+ *   declaration) are dropped.
+ *
+ * @example
+ * ```ts
+ * toJsonSchema({ type: "object", properties: { port: { "x-kubernetes-int-or-string": true } } }, { objectMeta: false });
+ * // { type: "object", properties: { port: { type: ["integer", "string"] } }, additionalProperties: false }
+ * ```
+ */
+export function toJsonSchema(node: unknown, imports: SchemaImports): JSONSchema {
+  if (!isJsonObject(node)) return {};
+  const out: JSONSchema = {};
+  const description = describe(node);
+  if (description !== undefined) out.description = description;
+  if (node["nullable"] === true) out["nullable"] = true;
+  if (Array.isArray(node["enum"])) out.enum = node["enum"];
+  const type = typeof node["type"] === "string" ? node["type"] : undefined;
+  if (node["x-kubernetes-int-or-string"] === true) {
+    out.type = ["integer", "string"];
+  } else if (type === "object" || (type === undefined && (isJsonObject(node["properties"]) || node["x-kubernetes-embedded-resource"] === true))) {
+    Object.assign(out, objectSchema(node, imports));
+  } else if (type === "array") {
+    out.type = "array";
+    out.items = toJsonSchema(node["items"], imports);
+  } else if (type !== undefined && SCALAR_TYPES.has(type)) {
+    out.type = type as "string";
+  }
+  return out;
+}
+
+/** The object part of a node: properties, required, and what other keys it keeps. */
+function objectSchema(node: JsonObject, imports: SchemaImports): JSONSchema {
+  let entries = Object.entries(isJsonObject(node["properties"]) ? node["properties"] : {}).map(
+    ([key, child]): [string, JSONSchema] => [key, toJsonSchema(child, imports)],
+  );
+  const required = Array.isArray(node["required"]) ? node["required"].filter((k): k is string => typeof k === "string") : [];
+  if (node["x-kubernetes-embedded-resource"] === true) {
+    // The API server requires apiVersion and kind in an embedded object and checks its metadata as ObjectMeta.
+    const given = new Map(entries);
+    const meta: [string, JSONSchema][] = [
+      ["apiVersion", given.get("apiVersion") ?? { type: "string" }],
+      ["kind", given.get("kind") ?? { type: "string" }],
+      ["metadata", { tsType: "ObjectMeta" }],
+    ];
+    entries = [...meta, ...entries.filter(([key]) => !meta.some(([m]) => m === key))];
+    required.push(...["apiVersion", "kind"].filter((k) => !required.includes(k)));
+    imports.objectMeta = true;
+  }
+  const additional = node["additionalProperties"];
+  const keepsUnknown = node["x-kubernetes-preserve-unknown-fields"] === true || additional === true;
+  if (entries.length === 0 && !keepsUnknown && !isJsonObject(additional)) {
+    return { tsType: "Record<string, never>" };
+  }
+  const out: JSONSchema = {
+    type: "object",
+    // Object.fromEntries defines own properties, so a field named "__proto__" stays a field.
+    properties: Object.fromEntries(entries),
+    additionalProperties: isJsonObject(additional) ? toJsonSchema(additional, imports) : keepsUnknown,
+  };
+  if (required.length > 0) out.required = required;
+  return out;
+}
+
+/** The node's description with its default as a TSDoc `@defaultValue`, or undefined for neither. */
+function describe(node: JsonObject): string | undefined {
+  const parts: string[] = [];
+  if (typeof node["description"] === "string" && node["description"].trim() !== "") parts.push(node["description"].trim());
+  if (node["default"] !== undefined) parts.push(`@defaultValue \`${JSON.stringify(node["default"])}\``);
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
+}

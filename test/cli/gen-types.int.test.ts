@@ -1,0 +1,443 @@
+/**
+ * `operator-runtime gen types`, run for real from the sources (`node src/cli/main.ts gen types …`)
+ * on the repository's real CRDs (Pinot, prometheus-operator, the examples') and on CRDs written
+ * here for the cases those lack (several versions, top-level fields besides spec and status, a
+ * root that keeps unknown fields, embedded resources). The generated modules, with a file that
+ * uses them through the SDK's client, are type-checked with the repo's TypeScript (strict,
+ * erasable syntax only), and `// @ts-expect-error` lines prove the types reject wrong values.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { complete } from "../support/cli.ts";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const PINOT = "examples/pinot/crds/datainfra.io_pinots.yaml";
+const PROMETHEUS_RULES = "test/fixtures/crds/monitoring.coreos.com_prometheusrules.yaml";
+const REAL_CRDS = [
+  PINOT,
+  PROMETHEUS_RULES,
+  "test/fixtures/crds/monitoring.coreos.com_podmonitors.yaml",
+  "examples/greeting/crds/greeting.yaml",
+  "examples/greeting/crds/person.yaml",
+  "examples/replicaset/crds/podsets.yaml",
+  "examples/streams/crds/streams.example.com_jobs.yaml",
+  "examples/streams/crds/streams.example.com_processingelements.yaml",
+];
+
+/** Runs `operator-runtime …` to its end. */
+const cli = (args: string[]) => complete(args, { timeoutMs: 30_000 });
+
+/** Runs `operator-runtime gen types …` to its end. */
+const gen = (args: string[]) => cli(["gen", "types", ...args]);
+
+/** Type-checks the `.ts` files of `dir` (in the repo, so `operator-runtime` maps to `src/`); "" when clean. */
+async function typecheck(dir: string): Promise<string> {
+  await writeFile(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      extends: relative(dir, join(repo, "tsconfig.json")),
+      compilerOptions: { paths: { "operator-runtime": [relative(dir, join(repo, "src/index.ts"))] } },
+      include: ["./**/*.ts"],
+    }),
+  );
+  const tsc = join(createRequire(import.meta.url).resolve("typescript/package.json"), "..", "bin", "tsc");
+  try {
+    await promisify(execFile)(process.execPath, [tsc, "--noEmit", "-p", join(dir, "tsconfig.json")], { cwd: repo, timeout: 120_000 });
+    return "";
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    return `${e.stdout ?? ""}${e.stderr ?? ""}` || e.message;
+  }
+}
+
+/** A CRD manifest (apiextensions.k8s.io/v1) of `kind` in `group` with the given versions. */
+function crd(kind: string, group: string, versions: object[], scope = "Namespaced"): object {
+  const plural = `${kind.toLowerCase()}s`;
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${plural}.${group}` },
+    spec: { group, scope, names: { plural, singular: kind.toLowerCase(), kind }, versions },
+  };
+}
+
+/** Widget: three versions (one deprecated, one not served) and every schema feature. */
+const WIDGET = crd("Widget", "example.com", [
+  {
+    name: "v1alpha1",
+    served: true,
+    storage: false,
+    deprecated: true,
+    deprecationWarning: "example.com/v1alpha1 Widget is deprecated; use example.com/v1",
+    schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "string" } } } } } },
+  },
+  {
+    name: "v1",
+    served: true,
+    storage: true,
+    schema: {
+      openAPIV3Schema: {
+        type: "object",
+        description: "A widget, made to order.",
+        properties: {
+          apiVersion: { type: "string" },
+          kind: { type: "string" },
+          metadata: { type: "object" },
+          spec: {
+            type: "object",
+            description: "What the widget should be.",
+            required: ["size"],
+            properties: {
+              size: { type: "integer", format: "int64", minimum: 1, description: "How big, in */ units.\nAt least 1." },
+              color: { type: "string", enum: ["red", "green", "blue"], default: "red" },
+              port: { "x-kubernetes-int-or-string": true, anyOf: [{ type: "integer" }, { type: "string" }], pattern: "^[a-z]+$" },
+              note: { type: "string", nullable: true },
+              labels: { type: "object", additionalProperties: { type: "string" } },
+              extra: { type: "object", "x-kubernetes-preserve-unknown-fields": true, properties: { known: { type: "boolean" } } },
+              anything: { "x-kubernetes-preserve-unknown-fields": true },
+              template: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true },
+              pruned: { type: "object" },
+              either: { type: "object", oneOf: [{ required: ["a"] }, { required: ["b"] }], properties: { a: { type: "string" }, b: { type: "string" } } },
+              ratios: { type: "array", maxItems: 2, items: { type: "number" } },
+            },
+          },
+          status: { type: "object", properties: { phase: { type: "string", enum: ["Pending", "Ready"] }, observedGeneration: { type: "integer" } } },
+        },
+      },
+    },
+  },
+  { name: "v2", served: false, storage: false, schema: { openAPIV3Schema: { type: "object" } } },
+]);
+
+/** Setting: cluster-scoped, `data` at the top level and no spec. */
+const SETTING = crd(
+  "Setting",
+  "example.com",
+  [
+    {
+      name: "v1",
+      served: true,
+      storage: true,
+      schema: {
+        openAPIV3Schema: {
+          type: "object",
+          required: ["data"],
+          properties: { data: { type: "object", description: "The settings, by name.", additionalProperties: { type: "string" } } },
+        },
+      },
+    },
+  ],
+  "Cluster",
+);
+
+/** Bag: a root that keeps unknown fields and describes nothing. */
+const BAG = crd("Bag", "example.com", [
+  { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } },
+]);
+
+const CONFIG_MAP = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "not-a-crd" }, data: { a: "b" } };
+
+/** YAML documents (JSON is YAML), one per value; `null` for an empty document. */
+const yamlDocuments = (...docs: (object | null)[]) => docs.map((d) => (d === null ? "" : JSON.stringify(d, null, 2))).join("\n---\n");
+
+/** The program that uses the generated modules; each `@ts-expect-error` must meet an error. */
+const USAGE = `
+import type { ResourceClient } from "operator-runtime";
+import { Bag } from "./out/bags.example.com.ts";
+import { Greeting } from "./out/greetings.greeting.example.com.ts";
+import { Pinot } from "./out/pinots.datainfra.io.ts";
+import type { PinotSpec } from "./out/pinots.datainfra.io.ts";
+import { PodSet } from "./out/podsets.replicaset.example.com.ts";
+import type { PodSetSpec } from "./out/podsets.replicaset.example.com.ts";
+import { PrometheusRule } from "./out/prometheusrules.monitoring.coreos.com.ts";
+import { Setting } from "./out/settings.example.com.ts";
+import { Widget, WidgetV1Alpha1 } from "./out/widgets.example.com.ts";
+import type { WidgetSpec } from "./out/widgets.example.com.ts";
+
+declare const client: ResourceClient;
+
+export async function use(): Promise<void> {
+  const rule: PrometheusRule = {
+    ...PrometheusRule,
+    metadata: { name: "rules", namespace: "default" },
+    spec: { groups: [{ name: "g", rules: [{ record: "job:up:sum", expr: "sum(up) by (job)" }, { alert: "Down", expr: 0, for: "5m" }] }] },
+  };
+  await client.create(rule);
+  const live = await client.get({ ...PrometheusRule, name: "rules", namespace: "default" });
+  const expr: number | string | undefined = live.spec.groups?.[0]?.rules?.[0]?.expr;
+  const accepted: "Accepted" | undefined = live.status?.bindings?.[0]?.conditions?.[0]?.type;
+  // @ts-expect-error expr is int-or-string
+  const boolExpr: PrometheusRule = { ...rule, spec: { groups: [{ name: "g", rules: [{ expr: true }] }] } };
+  // @ts-expect-error a rule group's name is required
+  const unnamed: PrometheusRule = { ...rule, spec: { groups: [{ rules: [] }] } };
+
+  const greetings = await client.list(Greeting, { namespace: "default" });
+  const status: "True" | "False" | "Unknown" | undefined = greetings.items[0]?.status?.conditions?.[0]?.status;
+  // @ts-expect-error a condition status is one of the enum's values
+  const maybe: Greeting = { ...Greeting, spec: {}, status: { conditions: [{ type: "Ready", status: "Maybe", reason: "R" }] } };
+
+  const pinotSpec: PinotSpec = { deploymentOrder: [], k8sConfig: [], nodes: [], pinotNodeConfig: [] };
+  // @ts-expect-error deploymentOrder is required
+  const noOrder: PinotSpec = { k8sConfig: [], nodes: [], pinotNodeConfig: [] };
+  // @ts-expect-error the Pinot CRD's status has no properties: the API server would drop this field
+  const pinotStatus: Pinot["status"] = { phase: "Ready" };
+  const pinots = await client.list(Pinot);
+  const zk: string | undefined = pinots.items[0]?.spec.external?.zookeeper.spec.zkAddress;
+
+  // template.spec and its containers keep unknown fields; the spec itself does not.
+  const podSet: PodSetSpec = { template: { spec: { containers: [{ name: "c", image: "i", ports: [] }], restartPolicy: "Always" } } };
+  // @ts-expect-error a misspelt field of a closed object
+  const typo: PodSetSpec = { replcas: 2, template: { spec: { containers: [] } } };
+  const podSets = await client.list(PodSet);
+
+  const widget: WidgetSpec = {
+    size: 3,
+    color: "green",
+    port: "http",
+    note: null,
+    labels: { a: "b" },
+    extra: { known: true, whatever: [1] },
+    anything: "any value",
+    template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", labels: { a: "b" } }, data: {} },
+    pruned: {},
+    either: { a: "x" },
+    ratios: [0.5, 0.25, 0.125],
+  };
+  // @ts-expect-error color is an enum
+  const pink: WidgetSpec = { size: 1, color: "pink" };
+  // @ts-expect-error an object without properties keeps nothing
+  const kept: WidgetSpec = { size: 1, pruned: { a: 1 } };
+  // @ts-expect-error an embedded resource needs its kind
+  const kindless: WidgetSpec = { size: 1, template: { apiVersion: "v1" } };
+  // @ts-expect-error size is required
+  const sizeless: WidgetSpec = {};
+  const old = await client.get({ ...WidgetV1Alpha1, name: "w", namespace: "default" });
+  const oldSize: string | undefined = old.spec.size;
+  const w = await client.get({ ...Widget, name: "w", namespace: "default" });
+  const phase: "Pending" | "Ready" | undefined = w.status?.phase;
+
+  const setting = await client.get({ ...Setting, name: "global" });
+  const value: string | undefined = setting.data["log-level"];
+  // @ts-expect-error a Setting has no spec
+  const settingSpec = setting.spec;
+  await client.create({ ...Setting, metadata: { name: "global" }, data: { "log-level": "debug" } });
+
+  const bag = await client.get({ ...Bag, name: "b", namespace: "default" });
+  const bagValue: unknown = bag.spec["anything"];
+  console.log(expr, accepted, boolExpr, unnamed, status, maybe, pinotSpec, noOrder, pinotStatus, zk, podSet, typo, podSets, widget, pink, kept, kindless, sizeless, oldSize, phase, value, settingSpec, bagValue);
+}
+`;
+
+describe("operator-runtime gen types", () => {
+  let dir = "";
+  let files: Record<"widget" | "all" | "clash" | "list" | "notCrd" | "badYaml" | "scalar" | "beta" | "unserved", string>;
+
+  before(async () => {
+    await mkdir(join(repo, ".tmp"), { recursive: true });
+    dir = await mkdtemp(join(repo, ".tmp", "gen-types-"));
+    const write = async (name: string, text: string) => {
+      await writeFile(join(dir, name), text);
+      return join(dir, name);
+    };
+    const otherWidget = crd("Widget", "other.example.com", [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }]);
+    files = {
+      widget: await write("widget.yaml", yamlDocuments(WIDGET)),
+      all: await write("all.yaml", yamlDocuments(SETTING, CONFIG_MAP, null, BAG)),
+      clash: await write("clash.yaml", yamlDocuments(otherWidget)),
+      list: await write("list.yaml", yamlDocuments({ apiVersion: "v1", kind: "List", items: [SETTING, BAG] })),
+      notCrd: await write("configmap.yaml", yamlDocuments(CONFIG_MAP)),
+      badYaml: await write("bad.yaml", "spec:\n  group: [unclosed\n"),
+      scalar: await write("scalar.yaml", `${yamlDocuments(BAG)}\n---\njust a string\n`),
+      beta: await write("beta.yaml", yamlDocuments({ ...WIDGET, apiVersion: "apiextensions.k8s.io/v1beta1" })),
+      unserved: await write("unserved.yaml", yamlDocuments(crd("Gone", "example.com", [{ name: "v1", served: false, storage: true }]))),
+    };
+  });
+  after(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("types every real and constructed CRD so that a program using them through the client type-checks, and rejects wrong values", async () => {
+    const out = join(dir, "check", "out");
+    const r = await gen([...REAL_CRDS, files.widget, files.all, "--out", out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^wrote .*\/pinots\.datainfra\.io\.ts \(Pinot: v1beta1\)$/m);
+    assert.match(r.stdout, /^wrote .*\/widgets\.example\.com\.ts \(Widget: v1alpha1, v1\)$/m);
+    assert.match(r.stderr, /skipped .*all\.yaml \(document 2\): a ConfigMap, not a CustomResourceDefinition/);
+    assert.deepEqual((await readdir(out)).sort(), [
+      "bags.example.com.ts", "greetings.greeting.example.com.ts", "jobs.streams.example.com.ts", "people.greeting.example.com.ts",
+      "pinots.datainfra.io.ts", "podmonitors.monitoring.coreos.com.ts", "podsets.replicaset.example.com.ts",
+      "processingelements.streams.example.com.ts", "prometheusrules.monitoring.coreos.com.ts", "settings.example.com.ts", "widgets.example.com.ts",
+    ]);
+    await writeFile(join(dir, "check", "use.ts"), USAGE);
+    assert.equal(await typecheck(join(dir, "check")), "");
+  });
+
+  it("with every spec, status and resource type `any` the same program fails to check: the expected errors come from the types", async () => {
+    const check = join(dir, "loose");
+    await mkdir(join(check, "out"), { recursive: true });
+    const r = await gen([...REAL_CRDS, files.widget, files.all, "--out", join(check, "out")]);
+    assert.equal(r.code, 0, r.stderr);
+    for (const name of await readdir(join(check, "out"))) {
+      const text = await readFile(join(check, "out", name), "utf8");
+      // The same handles, made the same way, over `any` types.
+      const handles = [...text.matchAll(/^export const (\w+) = (?:defineKind|kindFromModel)<[^>]*>\(\{[^}]*\}\);$/gm)];
+      const types = [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]).filter((n) => !handles.some((h) => h[1] === n));
+      assert.ok(handles.length > 0 && types.length > 0, name);
+      await writeFile(
+        join(check, "out", name),
+        [
+          `import { defineKind, kindFromModel } from "operator-runtime";`,
+          `import type { ObjectOf } from "operator-runtime";`,
+          ...types.map((n) => `export type ${n} = any;`),
+          ...handles.map((h) => `${h[0]}\nexport type ${h[1]} = ObjectOf<typeof ${h[1]}>;`),
+        ].join("\n"),
+      );
+    }
+    await writeFile(join(check, "use.ts"), USAGE);
+    const errors = await typecheck(check);
+    assert.deepEqual(errors.split("\n").filter((l) => /error TS/.test(l) && !/error TS2578:/.test(l)), [], "no other error");
+    assert.equal((errors.match(/error TS2578: Unused '@ts-expect-error' directive/g) ?? []).length, (USAGE.match(/@ts-expect-error/g) ?? []).length, errors);
+  });
+
+  it("writes descriptions as TSDoc, required and optional fields, enums as unions, int-or-string, nullable, maps, kept unknown fields and embedded objects", async () => {
+    const r = await gen([files.widget]);
+    assert.equal(r.code, 0, r.stderr);
+    const spec = /export interface WidgetSpec \{[\s\S]*?\n\}/.exec(r.stdout)?.[0] ?? "";
+    assert.match(r.stdout, /\/\*\*\n \* What the widget should be\.\n \*\/\nexport interface WidgetSpec \{/);
+    assert.match(spec, /\/\*\*\n {3}\* How big, in \* \/ units\.\n {3}\* At least 1\.\n {3}\*\/\n {2}size: number;/);
+    assert.match(spec, /\* @defaultValue `"red"`\n {3}\*\/\n {2}color\?: "red" \| "green" \| "blue";/);
+    assert.match(spec, /\n {2}port\?: number \| string;/);
+    assert.match(spec, /\n {2}note\?: string \| null;/);
+    assert.match(spec, /\n {2}labels\?: \{\n {4}\[k: string\]: string;\n {2}\};/);
+    assert.match(spec, /\n {2}extra\?: \{\n {4}known\?: boolean;\n {4}\[k: string\]: unknown;\n {2}\};/);
+    assert.match(spec, /\n {2}anything\?: unknown;/);
+    assert.match(spec, /\n {2}template\?: \{\n {4}apiVersion: string;\n {4}kind: string;\n {4}metadata\?: ObjectMeta;\n {4}\[k: string\]: unknown;\n {2}\};/);
+    assert.match(spec, /\n {2}pruned\?: Record<string, never>;/);
+    assert.match(spec, /\n {2}either\?: \{\n {4}a\?: string;\n {4}b\?: string;\n {2}\};/);
+    assert.match(spec, /\n {2}ratios\?: number\[\];/);
+    assert.doesNotMatch(spec, /^ {2}\[k: string\]/m, "the spec itself is closed");
+    assert.match(r.stdout, /^import \{ defineKind \} from "operator-runtime";\nimport type \{ ObjectMeta, ObjectOf \} from "operator-runtime";$/m);
+  });
+
+  it("names the storage version after the kind and other served versions after themselves, skipping unserved ones", async () => {
+    const r = await gen([files.widget]);
+    assert.equal(r.code, 0, r.stderr);
+    const exported = [...r.stdout.matchAll(/^export (interface|type|const) (\w+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+    assert.deepEqual(exported, [
+      "interface WidgetV1Alpha1Spec", "const WidgetV1Alpha1", "type WidgetV1Alpha1",
+      "interface WidgetSpec", "interface WidgetStatus", "const Widget", "type Widget",
+    ]);
+    assert.match(r.stdout, /export const WidgetV1Alpha1 = defineKind<WidgetV1Alpha1Spec, never>\(\{\n {2}apiVersion: "example\.com\/v1alpha1",\n {2}kind: "Widget",\n\}\);/);
+    assert.match(r.stdout, / \* @deprecated example\.com\/v1alpha1 Widget is deprecated; use example\.com\/v1\n \*\/\nexport const WidgetV1Alpha1/);
+    assert.match(r.stdout, /\/\*\*\n \* A widget, made to order\.\n \*\n \* The handle of `example\.com\/v1` Widget \(namespaced, resource `widgets`\), the storage version\.\n \*\/\nexport const Widget = defineKind<WidgetSpec, WidgetStatus>/);
+    assert.match(r.stdout, /export type Widget = ObjectOf<typeof Widget>;/);
+    assert.doesNotMatch(r.stdout, /V2/);
+  });
+
+  it("types a resource with top-level fields besides spec and status as a whole object, and a root that keeps unknown fields as open spec and status", async () => {
+    const r = await gen([files.all]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /export interface SettingResource \{\n {2}apiVersion\?: string;\n {2}kind\?: string;\n {2}metadata\?: ObjectMeta;\n {2}\/\*\*\n {3}\* The settings, by name\.\n {3}\*\/\n {2}data: \{\n {4}\[k: string\]: string;\n {2}\};\n\}/);
+    assert.match(r.stdout, /export const Setting = kindFromModel<SettingResource>\(\{/);
+    assert.match(r.stdout, /\(cluster-scoped, resource `settings`\)/);
+    assert.match(r.stdout, /export interface BagSpec \{\n {2}\[k: string\]: unknown;\n\}/);
+    assert.match(r.stdout, /export const Bag = defineKind<BagSpec, BagStatus>/);
+    assert.match(r.stdout, /^import \{ defineKind, kindFromModel \} from "operator-runtime";$/m);
+    assert.match(r.stderr, /^operator-runtime gen types: skipped .*all\.yaml \(document 2\): a ConfigMap, not a CustomResourceDefinition$/m);
+  });
+
+  it("prints one module for several files and documents, which type-checks, the same on every run", async () => {
+    const args = [PROMETHEUS_RULES, files.widget, files.all];
+    const first = await gen(args);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal((first.stdout.match(/^import /gm) ?? []).length, 2);
+    assert.match(first.stdout, /^\/\/ Generated by `operator-runtime gen types` from monitoring\.coreos\.com_prometheusrules\.yaml, widget\.yaml, all\.yaml\./);
+    for (const name of ["PrometheusRule", "Widget", "WidgetV1Alpha1", "Setting", "Bag"]) assert.match(first.stdout, new RegExp(`^export const ${name} = `, "m"));
+    const again = await gen(args);
+    assert.equal(again.stdout, first.stdout);
+    const check = join(dir, "one-module");
+    await mkdir(check, { recursive: true });
+    await writeFile(join(check, "types.ts"), first.stdout);
+    await writeFile(join(check, "use.ts"), `import { Widget, Setting } from "./types.ts";\nexport const refs = [Widget, Setting];\n`);
+    assert.equal(await typecheck(check), "");
+  });
+
+  it("reads the items of a List document", async () => {
+    const r = await gen([files.list]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^export const Setting = /m);
+    assert.match(r.stdout, /^export const Bag = /m);
+  });
+
+  it("replaces a file already in --out", async () => {
+    const out = join(dir, "replace");
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, "widgets.example.com.ts"), "stale\n");
+    const r = await gen([files.widget, "--out", out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `wrote ${join(out, "widgets.example.com.ts")} (Widget: v1alpha1, v1)\n`);
+    assert.match(await readFile(join(out, "widgets.example.com.ts"), "utf8"), /^\/\/ Generated by `operator-runtime gen types` from widget\.yaml\./);
+  });
+
+  it("refuses two CRDs whose names clash in one module, and writes them with --out", async () => {
+    const r = await gen([files.widget, files.clash]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /clash\.yaml \(CRD widgets\.other\.example\.com\): its type Widget clashes with the one from .*widget\.yaml \(CRD widgets\.example\.com\); generate one file per CRD with --out/);
+    assert.equal(r.stdout, "");
+    const out = join(dir, "clash-out");
+    const ok = await gen([files.widget, files.clash, "--out", out]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual((await readdir(out)).sort(), ["widgets.example.com.ts", "widgets.other.example.com.ts"]);
+  });
+
+  it("--help prints the usage and exits 0; gen --help lists types", async () => {
+    const r = await gen(["--help"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^usage: operator-runtime gen types CRD\.yaml\.\.\. \[--out DIR\]/);
+    assert.match(r.stdout, /^ {2}--out DIR /m);
+    const list = await cli(["gen", "--help"]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^ {2}types +TypeScript types and kind handles from CRD files$/m);
+  });
+
+  for (const [args, message] of [
+    [[], /gen types needs at least one CRD file/],
+    [["--nosuch", PINOT], /'--nosuch'/],
+    [[PINOT, "--out"], /--out/],
+    [[PINOT, "--out", ""], /--out needs a folder/],
+  ] as const) {
+    it(`refuses ${args.map((a) => a || '""').join(" ") || "no file"} with the usage on stderr, exit 2`, async () => {
+      const r = await gen([...args]);
+      assert.equal(r.code, 2, r.stdout);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /usage: operator-runtime gen types/);
+      assert.equal(r.stdout, "");
+    });
+  }
+
+  for (const [name, file, message] of [
+    ["a missing file", () => join(dir, "nosuch.yaml"), /^operator-runtime gen types: cannot read .*nosuch\.yaml: ENOENT/],
+    ["a file without a CRD", () => files.notCrd, /^operator-runtime gen types: .*configmap\.yaml: no CustomResourceDefinition in it \(found ConfigMap\)$/m],
+    ["a resource that is not a CRD", () => join(repo, "examples/pinot/samples", "pinot-basic.yaml"), /no CustomResourceDefinition in it \(found Pinot\)/],
+    ["invalid YAML", () => files.badYaml, /^operator-runtime gen types: .*bad\.yaml is not valid YAML: /],
+    ["a document that is not an object", () => files.scalar, /scalar\.yaml \(document 2\): not a Kubernetes object \(no apiVersion and kind\)/],
+    ["a v1beta1 CRD", () => files.beta, /beta\.yaml: apiVersion apiextensions\.k8s\.io\/v1beta1 is not supported: convert the CRD to apiextensions\.k8s\.io\/v1/],
+    ["a CRD serving no version", () => files.unserved, /unserved\.yaml: the CRD serves no version/],
+    ["a CRD given twice", () => files.widget, /widget\.yaml: CRD widgets\.example\.com is given twice/],
+  ] as const) {
+    it(`${name}: names the file and the problem, exit 1, no stack trace`, async () => {
+      const args = name === "a CRD given twice" ? [file(), file()] : [file()];
+      const r = await gen(args);
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+      assert.equal(r.stdout, "");
+    });
+  }
+});
