@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { Manager } from "../manager/manager.ts";
 import type { GenCommand } from "./gen.ts";
-import { checkNames, rbacObjects, toYaml } from "./gen-rbac.ts";
+import { checkNames, nameOf, rbacObjects, toYaml } from "./gen-rbac.ts";
 import { GenerateError, loadOperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -114,7 +114,9 @@ export function operatorDeployment(mgr: Manager, options: { name: string; namesp
         spec: {
           serviceAccountName: options.name,
           terminationGracePeriodSeconds: drainSeconds + STOP_MARGIN_SECONDS,
-          securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+          // uid/gid 1000: the `node` user of the official Node.js images, so that runAsNonRoot
+          // holds for an image whose USER is a name or root.
+          securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
           containers: [{
             name: "operator",
             image: options.image,
@@ -137,8 +139,7 @@ export const genManifests: GenCommand = {
   async run(args) {
     const options = parseManifestArgs(args);
     const loaded = await loadOperatorModule(options.module);
-    const name = options.name ?? loaded.manager.client.fieldManager;
-    checkNames(options.namespace, name);
+    const name = nameOf(options.name, loaded);
     const deployment = operatorDeployment(loaded.manager, { name, namespace: options.namespace, image: options.image, replicas: options.replicas });
     const crds = loaded.crds.map(withoutServerFields);
     process.stdout.write(toYaml([...crds, ...rbacObjects(loaded, options.namespace, name), deployment]));

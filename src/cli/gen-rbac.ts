@@ -98,6 +98,21 @@ export function rbacObjects(loaded: OperatorModule, namespace: string, name: str
   }
 }
 
+/**
+ * `--name`, or the Manager's field manager when it is a valid object name.
+ *
+ * @throws {GenerateError} when the field manager cannot name objects (`--name` is needed).
+ */
+export function nameOf(given: string | undefined, loaded: OperatorModule): string {
+  if (given !== undefined) return given;
+  const fieldManager = loaded.manager.client.fieldManager;
+  if (!SUBDOMAIN.test(fieldManager) || fieldManager.length > 253) {
+    throw new GenerateError(`the Manager's field manager "${fieldManager}" cannot name the ServiceAccount and roles `
+      + "(a DNS-1123 subdomain: lowercase letters, digits, '-' and '.'); pass --name NAME");
+  }
+  return fieldManager;
+}
+
 /** Objects as a multi-document YAML stream. */
 export function toYaml(objects: readonly KubeObject[]): string {
   return objects.map((o) => dump(o, { noRefs: true, lineWidth: -1, sortKeys: false })).join("---\n");
@@ -110,8 +125,7 @@ export const genRbac: GenCommand = {
   async run(args) {
     const options = parseRbacArgs(args);
     const loaded = await loadOperatorModule(options.module);
-    const name = options.name ?? loaded.manager.client.fieldManager;
-    checkNames(options.namespace, name);
+    const name = nameOf(options.name, loaded);
     process.stdout.write(toYaml(rbacObjects(loaded, options.namespace, name)));
     return 0;
   },

@@ -62,19 +62,16 @@ async function main(args: readonly string[]): Promise<number> {
         else await runCluster(options);
         return 0;
       }
-      case "gen": {
+      case "gen":
         usage = genUsage();
-        const code = await runGen(rest, (u) => (usage = u));
         exitWhenFlushed = true; // a user's module may hold handles open (timers, sockets) after import
-        return code;
-      }
+        return await runGen(rest, (u) => (usage = u));
       default:
         throw new UsageError(command.startsWith("-") ? `unknown option "${command}"` : `unknown command "${command}"`);
     }
   } catch (err) {
     if (err instanceof GenerateError) {
       console.error(`operator-runtime: ${err.message}`);
-      exitWhenFlushed = true;
       return 1;
     }
     if (!(err instanceof UsageError)) throw err;

@@ -51,20 +51,55 @@ export async function loadOperatorModule(path: string): Promise<OperatorModule> 
   if (!existsSync(file)) throw new GenerateError(`${path}: no such file (give the path of the module that exports your Manager)`);
   let mod: Record<string, unknown>;
   try {
-    mod = await import(pathToFileURL(file).href) as Record<string, unknown>;
+    mod = await withTimeout(import(pathToFileURL(file).href) as Promise<Record<string, unknown>>, path, "importing it");
   } catch (err) {
-    throw new GenerateError(`${path}: cannot load the module: ${(err as Error).message ?? String(err)}`, { cause: err });
+    if (err instanceof GenerateError) throw err;
+    throw new GenerateError(`${path}: cannot load the module: ${messageOf(err)}`, { cause: err });
   }
   const exported = Object.hasOwn(mod, "manager") ? mod.manager : mod.default;
   const which = Object.hasOwn(mod, "manager") ? "its `manager` export" : "its default export";
   if (exported === undefined) {
     throw new GenerateError(`${path} exports no Manager: export it as \`manager\` or as the default export (a Manager, or a function returning one)`);
   }
-  const value = typeof exported === "function" && !isManager(exported) ? await (exported as () => unknown)() : exported;
+  let value: unknown = exported;
+  if (typeof exported === "function" && !isManager(exported)) {
+    try {
+      value = await withTimeout(Promise.resolve().then(() => (exported as () => unknown)()), path, `calling ${which}`);
+    } catch (err) {
+      if (err instanceof GenerateError) throw err;
+      throw new GenerateError(`${path}: ${which} threw: ${messageOf(err)}`, { cause: err });
+    }
+  }
   if (!isManager(value)) {
     throw new GenerateError(`${path}: ${which} is not a Manager (nor a function returning one); export the Manager your operator runs`);
   }
+  if (value.started) {
+    throw new GenerateError(`${path}: the module started its Manager when imported (it would run the operator); `
+      + "start it from another file (a main.ts that imports the Manager), or behind `if (import.meta.main)`");
+  }
   return { manager: value, crds: crdsOf(path, mod.crds) };
+}
+
+/** How long importing the module, or calling its factory, may take. */
+const LOAD_TIMEOUT_MS = 30_000;
+
+/** `promise`, or a GenerateError after {@link LOAD_TIMEOUT_MS} saying what hung. */
+async function withTimeout<T>(promise: Promise<T>, path: string, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GenerateError(`${path}: ${what} did not finish within ${LOAD_TIMEOUT_MS / 1000} s; `
+      + "does it run the Manager (runUntilSignal) at import? Start it from another file, or behind `if (import.meta.main)`")), LOAD_TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Whether `value` looks like a Manager (duck-typed: the module may load another copy of the SDK). */

@@ -429,6 +429,7 @@ function watchedOnly(options: ControllerOptions): ControllerAccess {
   const watched = [options.for, ...(options.owns ?? []), ...(options.watches ?? [])];
   return {
     controller: options.name,
+    builder: false,
     kinds: watched.map((w) => ({
       kind: { apiVersion: w.kind.apiVersion, kind: w.kind.kind }, namespace: w.namespace, watched: true,
       verbs: [], status: [], finalizers: [],

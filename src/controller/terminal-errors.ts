@@ -6,7 +6,7 @@
 import type { KubeObject } from "../client/types.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import { writeStatus } from "../client/status-writer.ts";
-import { BuilderValidationError, BuilderValidationErrors, TerminalError, isNotFound } from "../errors.ts";
+import { BuilderValidationError, BuilderValidationErrors, ForbiddenError, TerminalError, isNotFound } from "../errors.ts";
 import type { EventRecorder } from "../events/event-recorder.ts";
 import { describeThrown } from "../log/safe-value.ts";
 
@@ -110,7 +110,8 @@ export class TerminalErrors {
         if (after !== undefined) versions.add(after);
       } catch (writeErr) {
         // A kind without a status subresource, or an object already gone: nothing to write to.
-        if (!isNotFound(writeErr)) throw writeErr;
+        // No RBAC for the status (403): the Warning event below still tells the user.
+        if (!isNotFound(writeErr) && !(writeErr instanceof ForbiddenError)) throw writeErr;
       }
     }
     this.#held.set(key, versions);

@@ -185,6 +185,11 @@ export class Manager {
     }
   }
 
+  /** Whether `start()` was called (and `stop()` has not finished). */
+  get started(): boolean {
+    return this.#started;
+  }
+
   /** Registers a runnable (controllers wait for leadership; others run on every replica). */
   add(runnable: Runnable): void {
     (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
@@ -321,6 +326,7 @@ export class ControllerBuilder {
   readonly #watches: NonNullable<ControllerOptions["watches"]> = [];
   #forAccess: KindAccess = {};
   readonly #uses: KindUse[] = [];
+  #builder = false;
   #max = 1;
   #timeoutMs: number | undefined;
 
@@ -352,6 +358,7 @@ export class ControllerBuilder {
    */
   owns<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<T> & KindAccess = {}): this {
     const [watch, access] = splitAccess(`owns(${kind.kind})`, options);
+    if (access.verbs === undefined) this.#builder = true;
     this.#owns.push({ kind, ...untyped(watch) });
     this.#uses.push(kindUse(kind, watch.namespace, true, { verbs: BUILDER_VERBS, ...access }));
     return this;
@@ -395,13 +402,16 @@ export class ControllerBuilder {
   /** Sets the reconciler and registers the controller with the Manager. */
   reconcile(fn: Reconciler): Controller {
     if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
-    const primary = kindUse(this.#for.kind, this.#for.namespace, true,
+    const primary: KindUse = kindUse(this.#for.kind, this.#for.namespace, true,
       { ...(this.#owns.length ? { finalizers: ["update"] as const } : {}), ...this.#forAccess });
     const c = new Controller({
-      access: { controller: this.#name, kinds: [primary, ...this.#uses] },
+      access: { controller: this.#name, builder: this.#builder, kinds: [primary, ...this.#uses] },
       name: this.#name, source: this.#manager.cache, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
       maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics, leading: () => this.#manager.isLeader(),
-      statusClient: this.#manager.client, ...(this.#manager.recorder ? { recorder: this.#manager.recorder } : {}),
+      // Terminal errors write Ready=False to the primary's status only where the controller
+      // declared it patches the status (and so holds the RBAC for it).
+      ...(primary.status.includes("patch") ? { statusClient: this.#manager.client } : {}),
+      ...(this.#manager.recorder ? { recorder: this.#manager.recorder } : {}),
       ...(this.#timeoutMs !== undefined ? { reconcileTimeoutMs: this.#timeoutMs } : {}),
     });
     this.#manager.add(c);

@@ -26,6 +26,20 @@ export const WATCH_VERBS: readonly Verb[] = ["get", "list", "watch"];
 export const BUILDER_VERBS: readonly Verb[] = ["create", "patch", "delete"];
 
 /**
+ * The kinds a Builder reads on every pass whatever it writes: it lists an owner's children of
+ * each kind it prunes by default (so that a child whose kind left the desired set while the
+ * operator was down is still pruned) and reads the ConfigMaps and Secrets pods reference for
+ * their config hashes. Through `reader: mgr.cache` these are cluster-wide informers.
+ */
+export const BUILDER_READS: readonly { apiVersion: string; kind: string }[] = [
+  { apiVersion: "v1", kind: "ConfigMap" },
+  { apiVersion: "v1", kind: "Secret" },
+  { apiVersion: "apps/v1", kind: "Deployment" },
+  { apiVersion: "apps/v1", kind: "StatefulSet" },
+  { apiVersion: "v1", kind: "Service" },
+];
+
+/**
  * What a reconciler does with a kind beyond watching it.
  *
  * @example
@@ -44,7 +58,9 @@ export interface KindAccess {
   verbs?: readonly Verb[];
   /**
    * Verbs on the `status` subresource: `["patch"]` for `writeStatus()`/`client.patchStatus()`,
-   * `["update"]` for `client.replaceStatus()`. Default: none.
+   * `["update"]` for `client.replaceStatus()`. Default: none. On `.for`, `"patch"` also lets the
+   * controller set `Ready=False` on the primary when a reconcile fails with a terminal error;
+   * without it a terminal error is logged and recorded as an event only.
    */
   status?: readonly Verb[];
   /**
@@ -80,6 +96,11 @@ export interface KindUse {
 export interface ControllerAccess {
   /** The controller's name. */
   controller: string;
+  /**
+   * Whether it writes kinds with a Builder (an `.owns(kind)` without `verbs`): then it also reads
+   * the kinds a Builder lists on every pass ({@link BUILDER_READS}).
+   */
+  builder: boolean;
   /** Its kinds, the primary first. */
   kinds: readonly KindUse[];
 }

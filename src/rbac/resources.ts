@@ -41,13 +41,28 @@ const BUILTIN: Readonly<Record<string, Readonly<Record<string, readonly [string,
     Role: ["roles", true], RoleBinding: ["rolebindings", true], ClusterRole: ["clusterroles", false],
     ClusterRoleBinding: ["clusterrolebindings", false],
   },
-  "storage.k8s.io": { StorageClass: ["storageclasses", false], CSIDriver: ["csidrivers", false] },
+  "storage.k8s.io": {
+    StorageClass: ["storageclasses", false], CSIDriver: ["csidrivers", false], CSINode: ["csinodes", false],
+    VolumeAttachment: ["volumeattachments", false], CSIStorageCapacity: ["csistoragecapacities", true],
+  },
   "apiextensions.k8s.io": { CustomResourceDefinition: ["customresourcedefinitions", false] },
   "admissionregistration.k8s.io": {
     ValidatingWebhookConfiguration: ["validatingwebhookconfigurations", false],
     MutatingWebhookConfiguration: ["mutatingwebhookconfigurations", false],
+    ValidatingAdmissionPolicy: ["validatingadmissionpolicies", false],
+    ValidatingAdmissionPolicyBinding: ["validatingadmissionpolicybindings", false],
   },
   "scheduling.k8s.io": { PriorityClass: ["priorityclasses", false] },
+  "certificates.k8s.io": { CertificateSigningRequest: ["certificatesigningrequests", false] },
+  "node.k8s.io": { RuntimeClass: ["runtimeclasses", false] },
+  "apiregistration.k8s.io": { APIService: ["apiservices", false] },
+  "authentication.k8s.io": { TokenReview: ["tokenreviews", false] },
+  "authorization.k8s.io": {
+    SubjectAccessReview: ["subjectaccessreviews", false], SelfSubjectAccessReview: ["selfsubjectaccessreviews", false],
+    LocalSubjectAccessReview: ["localsubjectaccessreviews", true],
+  },
+  "flowcontrol.apiserver.k8s.io": { FlowSchema: ["flowschemas", false], PriorityLevelConfiguration: ["prioritylevelconfigurations", false] },
+  "resource.k8s.io": { ResourceClaim: ["resourceclaims", true], DeviceClass: ["deviceclasses", false] },
 };
 
 /** The API group of an apiVersion: `apps/v1` → `apps`, `v1` → `""`. */
@@ -83,7 +98,10 @@ export function resourceResolver(crds: readonly KubeObject[]): (kind: KindRef) =
     if (found) return found;
     const builtin = BUILTIN[group]?.[kind.kind];
     if (builtin && Object.hasOwn(BUILTIN[group]!, kind.kind)) return { group, resource: builtin[0], namespaced: builtin[1] };
-    throw new OperatorRuntimeError(`cannot tell the resource of ${kind.apiVersion} ${kind.kind}: it is not a built-in kind this tool knows, `
-      + "and no CustomResourceDefinition given declares it; export its CRD from the module (`export const crds = [...]`)");
+    const builtinGroup = group === "" || group.endsWith(".k8s.io") || !group.includes(".");
+    throw new OperatorRuntimeError(`cannot tell the resource of ${kind.apiVersion} ${kind.kind}: no CustomResourceDefinition given declares it`
+      + (builtinGroup
+        ? ", and it is not among the built-in kinds this tool knows (check the apiVersion and kind; a built-in kind missing here is a bug to report)"
+        : "; export its CRD from the module (`export const crds = [...]`)"));
   };
 }

@@ -6,7 +6,7 @@ import type { KubeObject } from "../kinds/kube-object.ts";
 import type { KindRef } from "../kinds/kind.ts";
 import type { Controller } from "../controller/controller.ts";
 import type { Verb } from "./access.ts";
-import { VERBS, WATCH_VERBS } from "./access.ts";
+import { BUILDER_READS, VERBS, WATCH_VERBS } from "./access.ts";
 import { resourceResolver } from "./resources.ts";
 
 /** An RBAC PolicyRule as Roles and ClusterRoles carry it. */
@@ -43,6 +43,8 @@ const LEASES = { group: "coordination.k8s.io", resource: "leases" } as const;
  * - the verbs each controller declared on its kinds and their `status`/`finalizers`
  *   subresources (`.owns` defaults to the Builder's create, patch, delete; `.for` gets
  *   `finalizers` update when the controller owns kinds), where the kind is watched;
+ * - for a controller writing with a Builder (an `.owns` without `verbs`), `get`, `list`,
+ *   `watch` on the kinds a Builder reads on every pass ({@link BUILDER_READS});
  * - `create`, `patch` on `events.k8s.io` events when the Manager records events (in the
  *   namespaces of the primaries, or cluster-wide);
  * - on the leader Lease's namespace: `create` on leases, and `get`, `update` on that Lease only.
@@ -78,6 +80,13 @@ export function rbacRules(source: RbacSource, options: { crds?: readonly KubeObj
       grant(scope, r.group, r.resource, use.watched ? [...WATCH_VERBS, ...use.verbs] : use.verbs);
       grant(scope, r.group, `${r.resource}/status`, use.status);
       grant(scope, r.group, `${r.resource}/finalizers`, use.finalizers);
+    }
+    if (c.access.builder) {
+      const primary = c.access.kinds[0];
+      for (const kind of BUILDER_READS) {
+        const r = resolve(kind);
+        grant(primary?.namespace, r.group, r.resource, WATCH_VERBS);
+      }
     }
   }
   for (const informer of source.cache.informers()) {

@@ -59,6 +59,8 @@ describe("operator-runtime gen manifests", () => {
     assert.deepEqual([container.livenessProbe.httpGet, container.readinessProbe.httpGet],
       [{ path: "/healthz", port: "health" }, { path: "/readyz", port: "health" }]);
     assert.ok(pod.terminationGracePeriodSeconds > 30, "longer than the default 30 s reconcile timeout a stop drains");
+    assert.deepEqual((pod as unknown as { securityContext: unknown }).securityContext,
+      { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } });
   });
 
   it("sizes the grace period from the longest reconcile timeout and probes the Manager's health port", async () => {

@@ -52,6 +52,16 @@ describe("operator-runtime gen rbac", () => {
     }
   });
 
+  it("adds the reads of a Builder-writing controller: the kinds a Builder lists on every pass", async () => {
+    const docs = await gen(["examples/pinot/manager.ts"]);
+    const rules = lines(docs.find((d) => d.kind === "ClusterRole"));
+    for (const read of ["/secrets: get,list,watch", "/configmaps: get,list,watch,create,patch,delete", "apps/statefulsets: get,list,watch,create,patch,delete"]) {
+      assert.ok(rules.includes(read), `${read} in ${JSON.stringify(rules)}`);
+    }
+    const replicaset = lines((await gen(["examples/replicaset/manager.ts"])).find((d) => d.kind === "ClusterRole"));
+    assert.ok(!replicaset.some((r) => r.startsWith("/secrets")), "a controller without a Builder reads no Secrets");
+  });
+
   it("defaults the name to the Manager's field manager and the namespace to default", async () => {
     const docs = await gen(["examples/replicaset/manager.ts"]);
     assert.equal(docs[0]!.metadata.name, "replicaset-operator");
@@ -102,6 +112,9 @@ describe("operator-runtime gen rbac", () => {
     ["test/cli/fixtures/no-manager.ts", /no-manager\.ts: its `manager` export is not a Manager/],
     ["test/cli/fixtures/unknown-kind-operator.ts", /cannot tell the resource of widgets\.example\.com\/v1 Widget.*export its CRD from the module/],
     ["test/cli/fixtures/bad-verb-operator.ts", /cannot load the module: for\(ConfigMap\)\.verbs: "apply" is not an RBAC verb \(server-side apply is "patch"/],
+    ["test/cli/fixtures/throwing-factory-operator.ts", /its `manager` export threw: owns\(ConfigMap\)\.verbs: "apply" is not an RBAC verb/],
+    ["test/cli/fixtures/started-operator.ts", /started its Manager when imported \(it would run the operator\)/],
+    ["test/cli/fixtures/odd-field-manager-operator.ts", /field manager "example\.com\/csr-approver" cannot name the ServiceAccount and roles.*pass --name NAME/],
   ] as const) {
     it(`exits 1 naming the problem for ${module}`, async () => {
       const r = await complete(["gen", "rbac", module]);

@@ -19,10 +19,10 @@ describe("a Manager's controllers and terminal errors", () => {
   });
   after(() => within(cluster.stop(), "cluster.stop()"));
 
-  it("sets Ready=False and records one Warning event on the primary, with no setup", async () => {
+  it("sets Ready=False and records one Warning event on the primary when the controller declares it patches the status", async () => {
     const mgr = new Manager({ kubeConfig: cluster.kubeConfig, fieldManager: "greeting-operator", healthPort: false, logger: silentLogger });
     let runs = 0;
-    mgr.controller("greeting").for(Greeting).reconcile(() => {
+    mgr.controller("greeting").for(Greeting, { status: ["patch"] }).reconcile(() => {
       runs++;
       throw terminal(new Error("spec.name must not be empty"));
     });
@@ -45,6 +45,27 @@ describe("a Manager's controllers and terminal errors", () => {
       assert.equal(events[0]!.type, "Warning");
       assert.equal(events[0]!.reportingController, "greeting-operator");
       assert.equal(runs, 1, "a terminal error is not retried while the object is unchanged");
+    } finally {
+      await within(mgr.stop(), "mgr.stop()", 15_000);
+    }
+  });
+
+  it("without a declared status patch, records the Warning event and writes no status (no RBAC for it)", async () => {
+    const mgr = new Manager({ kubeConfig: cluster.kubeConfig, fieldManager: "greeting-operator", healthPort: false, logger: silentLogger });
+    mgr.controller("greeting").for(Greeting).reconcile(() => {
+      throw terminal(new Error("spec.name must not be empty"));
+    });
+    await within(mgr.start(), "mgr.start()", 15_000);
+    try {
+      cluster.requests.clear();
+      await client.create<Greeting>({ apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "quiet", namespace: "default" }, spec: { name: "" } });
+      await waitFor(async () => {
+        const list = await client.list({ apiVersion: "events.k8s.io/v1", kind: "Event" }, { namespace: "default" });
+        return list.items.some((e) => (e.regarding as { name?: string } | undefined)?.name === "quiet");
+      }, "a Warning event on the Greeting", 15_000);
+      assert.equal(cluster.requests.count({ resource: "greetings/status" }), 0);
+      const greeting = await client.get({ ...Greeting, name: "quiet", namespace: "default" });
+      assert.equal(findCondition(conditionsOf(greeting), "Ready"), undefined);
     } finally {
       await within(mgr.stop(), "mgr.stop()", 15_000);
     }
