@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { loadAll } from "js-yaml";
 import { ResourceClient } from "../../src/index.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { waitFor } from "../support/wait.ts";
@@ -63,6 +64,13 @@ async function run(file: string, args: string[], cwd: string, env: NodeJS.Proces
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${file} ${args.join(" ")} failed in ${cwd}:\n${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
   }
+}
+
+/** A document of `gen rbac`'s output, as far as the test reads it. */
+interface RbacDoc {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  rules?: { resources: string[]; verbs: string[] }[];
 }
 
 /** The last line of a program's stdout, parsed as JSON. */
@@ -173,6 +181,22 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     assert.match(await run(bin, ["--help"], consumer, env), /^usage: operator-runtime <command>/);
     assert.equal((await run(bin, ["--version"], consumer, env)).trim(), JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).version);
   });
+
+  for (const [alias, version] of [["node22", NODE_22], ["node24", NODE_24]] as const) {
+    it(`generates RBAC and manifests from the README's operator module with the installed command on Node ${version}`, { timeout: STEP_MS }, async () => {
+      const program = PROGRAMS.find((p) => p.section === "`operator-runtime gen rbac`");
+      assert.ok(program, "the README's gen rbac section has a module");
+      const bin = path.join(consumer, "node_modules", ".bin", "operator-runtime");
+      const env = { ...process.env, PATH: `${path.dirname(nodeBinary(alias))}${path.delimiter}${process.env.PATH ?? ""}` };
+      const rbac = loadAll(await run(bin, ["gen", "rbac", program.file, "--namespace", "operators"], consumer, env)) as RbacDoc[];
+      const clusterRole = rbac.find((d) => d.kind === "ClusterRole");
+      assert.ok(clusterRole?.rules?.some((r) => r.resources[0] === "greetings/status" && r.verbs.join() === "patch"), JSON.stringify(clusterRole));
+      assert.deepEqual(rbac.filter((d) => d.kind === "Role").map((d) => d.metadata.namespace), ["operators"], "the Lease's Role");
+      const all = loadAll(await run(bin, ["gen", "manifests", program.file, "--image", "example/greeting:1"], consumer, env)) as RbacDoc[];
+      assert.deepEqual(all.map((d) => d.kind).filter((k, i, a) => a.indexOf(k) === i),
+        ["CustomResourceDefinition", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment"]);
+    });
+  }
 
   it("has README programs to check", () => {
     assert.ok(PROGRAMS.length >= 4, `README.md has ${PROGRAMS.length} ts blocks`);
