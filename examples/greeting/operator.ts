@@ -78,8 +78,9 @@ export function greetingProblem(spec: GreetingSpec | undefined): { reason: strin
 /**
  * The advanced operator, with its controllers `greeting-greetings` and `greeting-people`.
  *
- * RBAC: list/watch greetings and people; patch greetings/status; patch people (finalizers);
- * create/patch events.events.k8s.io.
+ * RBAC (declared on the controllers; `operator-runtime gen rbac examples/greeting/manager.ts`
+ * prints it): get/list/watch greetings and people; patch greetings/status; patch people
+ * (finalizers); create/patch events.events.k8s.io.
  *
  * @example
  * ```ts

@@ -7,7 +7,7 @@
  *
  * `npm run example -- pinot` runs it; see README.md.
  */
-import { ConfigMap, Deployment, EventRecorder, Result, Service, StatefulSet, clientEventSink } from "../../src/index.ts";
+import { ConfigMap, Deployment, EventRecorder, PersistentVolumeClaim, Result, Service, StatefulSet, clientEventSink } from "../../src/index.ts";
 import type { Manager } from "../../src/index.ts";
 import type { ExampleOperator } from "../example.ts";
 import { loadYamlFolder } from "../example.ts";
@@ -31,9 +31,11 @@ export const PINOT_CONTROLLER = "pinot";
  * Adds the Pinot controller to a Manager (not started yet): it reconciles every Pinot and wakes
  * on changes of the ConfigMaps, StatefulSets, Deployments and Services a Pinot controls.
  *
- * RBAC: get/list/watch on pinots, patch on pinots/status; get/list/watch/patch/delete on
- * configmaps, statefulsets, deployments, services; get/list/watch/patch on
- * persistentvolumeclaims; create/patch on events.
+ * RBAC: declared on the controller; `operator-runtime gen rbac examples/pinot/manager.ts` prints
+ * it (get/list/watch on pinots, patch on pinots/status, update on pinots/finalizers;
+ * get/list/watch/create/patch/delete on configmaps, statefulsets, deployments, services;
+ * get/list/watch on secrets; get/list/watch/create/patch on persistentvolumeclaims;
+ * create/patch on events).
  */
 export function registerPinot(mgr: Manager): void {
   const recorder = new EventRecorder({ sink: clientEventSink(mgr.client), controller: `example.com/${PINOT_FIELD_MANAGER}` });
@@ -44,6 +46,8 @@ export function registerPinot(mgr: Manager): void {
     .owns(StatefulSet)
     .owns(Deployment)
     .owns(Service)
+    // The claims of Deployments with storage: created and kept (never pruned), not watched.
+    .uses(PersistentVolumeClaim, { verbs: ["get", "list", "watch", "create", "patch"] })
     .reconcile(async (req, ctx) => {
       const pinot = pinots.get(req.name, req.namespace);
       if (!pinot || pinot.metadata?.deletionTimestamp) return Result.done(); // garbage collection removes the children
