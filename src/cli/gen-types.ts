@@ -6,13 +6,14 @@
  * json-schema-to-typescript writes the interfaces.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CrdSource } from "./crd-types/crd-source.ts";
 import { readCrdFile } from "./crd-types/crd-source.ts";
 import { CrdTypesError } from "./crd-types/crd-types-error.ts";
 import { kindDeclarations } from "./crd-types/kind-declarations.ts";
-import type { CompileSchema, KindDeclarations } from "./crd-types/kind-declarations.ts";
+import type { CompileSchema } from "./crd-types/declaration.ts";
+import type { KindDeclarations } from "./crd-types/kind-declarations.ts";
 import { typesModule } from "./crd-types/types-module.ts";
 import type { GenCommand } from "./gen.ts";
 import { UsageError } from "./usage-error.ts";
@@ -25,21 +26,25 @@ version: the spec and status types from its OpenAPI schema (descriptions as TSDo
 optional fields, enums as unions, int-or-string as number | string, preserve-unknown-fields as
 an index signature) and the kind handle the client, cache, Manager and Builder take:
 
-  export const Pinot = defineKind<PinotSpec, PinotStatus>({ apiVersion: "datainfra.io/v1beta1", kind: "Pinot" });
-  export type Pinot = ObjectOf<typeof Pinot>;
+  import * as runtime from "operator-runtime";
+  export const Pinot = runtime.defineKind<PinotSpec, PinotStatus>({ apiVersion: "datainfra.io/v1beta1", kind: "Pinot" });
+  export type Pinot = runtime.ObjectOf<typeof Pinot>;
 
-The storage version gets the kind's names (Pinot, PinotSpec, PinotStatus); every other served
-version adds its name (PinotV1Alpha1, PinotV1Alpha1Spec, ...). A schema with top-level fields
-besides spec and status (data, ...) gets <Kind>Resource, the whole object, and a kindFromModel
-handle. A file may hold several YAML documents, or a List; documents that are not CRDs are
-skipped, with a note on stderr.
+The storage version gets the kind's own names (K8sGPT, K8sGPTSpec, K8sGPTStatus; a lower-case
+first letter is upper-cased and "-" dropped: my-kind gives MyKind); every other served version
+adds its name with its first letter and each letter after a digit upper-cased (v1alpha1 gives
+PinotV1Alpha1, PinotV1Alpha1Spec, ...). A schema with top-level fields besides spec and status
+(data, ...) gets <Kind>Resource, the whole object, and a kindFromModel handle. A file may hold
+several YAML documents, or a List; documents that are not CRDs are skipped, with a note on
+stderr.
 
 options:
   --out DIR   write one module per CRD, DIR/<plural>.<group>.ts (replacing it), and print each
               path; without --out, one module with every CRD goes to stdout
   -h, --help  print this help
 
-Exit codes: 0 done, 1 a file could not be read or holds no usable CRD, 2 a bad command line.`;
+Exit codes: 0 done, 1 a file could not be read or holds no usable CRD (names the API server
+would refuse included), 2 a bad command line.`;
 
 /** What `gen types` was asked to do. */
 export interface GenTypesOptions {
@@ -139,8 +144,13 @@ export async function generateTypes(
   }
   for (const d of declarations) {
     const path = join(options.out, `${d.crd.name}.ts`);
+    // The CRD's name is checked (a DNS subdomain), so this holds; it is checked again before writing.
+    if (dirname(resolve(path)) !== resolve(options.out)) {
+      throw new CrdTypesError(`${d.crd.origin}: CRD name ${d.crd.name} would write ${path}, outside --out ${options.out}`);
+    }
+    const text = typesModule([d]);
     try {
-      await writeFile(path, typesModule([d]));
+      await writeFile(path, text);
     } catch (err) {
       throw new CrdTypesError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
     }

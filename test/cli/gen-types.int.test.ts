@@ -115,6 +115,15 @@ const WIDGET = crd("Widget", "example.com", [
   { name: "v2", served: false, storage: false, schema: { openAPIV3Schema: { type: "object" } } },
 ]);
 
+/** A served version `name` whose schema's root has `properties`; the storage version unless `storage` is false. */
+const served = (name: string, properties: object, storage = true) => ({ name, served: true, storage, schema: { openAPIV3Schema: { type: "object", properties } } });
+
+/** A spec with a `model` and a status with `ready`. */
+const SPEC_AND_STATUS = {
+  spec: { type: "object", properties: { model: { type: "string" } } },
+  status: { type: "object", properties: { ready: { type: "boolean" } } },
+};
+
 /** Setting: cluster-scoped, `data` at the top level and no spec. */
 const SETTING = crd(
   "Setting",
@@ -286,16 +295,15 @@ describe("operator-runtime gen types", () => {
     for (const name of await readdir(join(check, "out"))) {
       const text = await readFile(join(check, "out", name), "utf8");
       // The same handles, made the same way, over `any` types.
-      const handles = [...text.matchAll(/^export const (\w+) = (?:defineKind|kindFromModel)<[^>]*>\(\{[^}]*\}\);$/gm)];
+      const handles = [...text.matchAll(/^export const (\w+) = runtime\.(?:defineKind|kindFromModel)<[^>]*>\(\{[^}]*\}\);$/gm)];
       const types = [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]).filter((n) => !handles.some((h) => h[1] === n));
       assert.ok(handles.length > 0 && types.length > 0, name);
       await writeFile(
         join(check, "out", name),
         [
-          `import { defineKind, kindFromModel } from "operator-runtime";`,
-          `import type { ObjectOf } from "operator-runtime";`,
+          `import * as runtime from "operator-runtime";`,
           ...types.map((n) => `export type ${n} = any;`),
-          ...handles.map((h) => `${h[0]}\nexport type ${h[1]} = ObjectOf<typeof ${h[1]}>;`),
+          ...handles.map((h) => `${h[0]}\nexport type ${h[1]} = runtime.ObjectOf<typeof ${h[1]}>;`),
         ].join("\n"),
       );
     }
@@ -317,12 +325,12 @@ describe("operator-runtime gen types", () => {
     assert.match(spec, /\n {2}labels\?: \{\n {4}\[k: string\]: string;\n {2}\};/);
     assert.match(spec, /\n {2}extra\?: \{\n {4}known\?: boolean;\n {4}\[k: string\]: unknown;\n {2}\};/);
     assert.match(spec, /\n {2}anything\?: unknown;/);
-    assert.match(spec, /\n {2}template\?: \{\n {4}apiVersion: string;\n {4}kind: string;\n {4}metadata\?: ObjectMeta;\n {4}\[k: string\]: unknown;\n {2}\};/);
-    assert.match(spec, /\n {2}pruned\?: Record<string, never>;/);
+    assert.match(spec, /\n {2}template\?: \{\n {4}apiVersion: string;\n {4}kind: string;\n {4}metadata\?: runtime\.ObjectMeta;\n {4}\[k: string\]: unknown;\n {2}\};/);
+    assert.match(spec, /\n {2}pruned\?: \{ \[k: string\]: never \};/);
     assert.match(spec, /\n {2}either\?: \{\n {4}a\?: string;\n {4}b\?: string;\n {2}\};/);
     assert.match(spec, /\n {2}ratios\?: number\[\];/);
     assert.doesNotMatch(spec, /^ {2}\[k: string\]/m, "the spec itself is closed");
-    assert.match(r.stdout, /^import \{ defineKind \} from "operator-runtime";\nimport type \{ ObjectMeta, ObjectOf \} from "operator-runtime";$/m);
+    assert.match(r.stdout, /^import \* as runtime from "operator-runtime";$/m);
   });
 
   it("names the storage version after the kind and other served versions after themselves, skipping unserved ones", async () => {
@@ -333,22 +341,22 @@ describe("operator-runtime gen types", () => {
       "interface WidgetV1Alpha1Spec", "const WidgetV1Alpha1", "type WidgetV1Alpha1",
       "interface WidgetSpec", "interface WidgetStatus", "const Widget", "type Widget",
     ]);
-    assert.match(r.stdout, /export const WidgetV1Alpha1 = defineKind<WidgetV1Alpha1Spec, never>\(\{\n {2}apiVersion: "example\.com\/v1alpha1",\n {2}kind: "Widget",\n\}\);/);
+    assert.match(r.stdout, /export const WidgetV1Alpha1 = runtime\.defineKind<WidgetV1Alpha1Spec, never>\(\{\n {2}apiVersion: "example\.com\/v1alpha1",\n {2}kind: "Widget",\n\}\);/);
     assert.match(r.stdout, / \* @deprecated example\.com\/v1alpha1 Widget is deprecated; use example\.com\/v1\n \*\/\nexport const WidgetV1Alpha1/);
-    assert.match(r.stdout, /\/\*\*\n \* A widget, made to order\.\n \*\n \* The handle of `example\.com\/v1` Widget \(namespaced, resource `widgets`\), the storage version\.\n \*\/\nexport const Widget = defineKind<WidgetSpec, WidgetStatus>/);
-    assert.match(r.stdout, /export type Widget = ObjectOf<typeof Widget>;/);
+    assert.match(r.stdout, /\/\*\*\n \* A widget, made to order\.\n \*\n \* The handle of `example\.com\/v1` Widget \(namespaced, resource `widgets`\), the storage version\.\n \*\/\nexport const Widget = runtime\.defineKind<WidgetSpec, WidgetStatus>/);
+    assert.match(r.stdout, /export type Widget = runtime\.ObjectOf<typeof Widget>;/);
     assert.doesNotMatch(r.stdout, /V2/);
   });
 
   it("types a resource with top-level fields besides spec and status as a whole object, and a root that keeps unknown fields as open spec and status", async () => {
     const r = await gen([files.all]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /export interface SettingResource \{\n {2}apiVersion\?: string;\n {2}kind\?: string;\n {2}metadata\?: ObjectMeta;\n {2}\/\*\*\n {3}\* The settings, by name\.\n {3}\*\/\n {2}data: \{\n {4}\[k: string\]: string;\n {2}\};\n\}/);
-    assert.match(r.stdout, /export const Setting = kindFromModel<SettingResource>\(\{/);
+    assert.match(r.stdout, /export interface SettingResource \{\n {2}apiVersion\?: string;\n {2}kind\?: string;\n {2}metadata\?: runtime\.ObjectMeta;\n {2}\/\*\*\n {3}\* The settings, by name\.\n {3}\*\/\n {2}data: \{\n {4}\[k: string\]: string;\n {2}\};\n\}/);
+    assert.match(r.stdout, /export const Setting = runtime\.kindFromModel<SettingResource>\(\{/);
     assert.match(r.stdout, /\(cluster-scoped, resource `settings`\)/);
     assert.match(r.stdout, /export interface BagSpec \{\n {2}\[k: string\]: unknown;\n\}/);
-    assert.match(r.stdout, /export const Bag = defineKind<BagSpec, BagStatus>/);
-    assert.match(r.stdout, /^import \{ defineKind, kindFromModel \} from "operator-runtime";$/m);
+    assert.match(r.stdout, /export const Bag = runtime\.defineKind<BagSpec, BagStatus>/);
+    assert.match(r.stdout, /^import \* as runtime from "operator-runtime";$/m);
     assert.match(r.stderr, /^operator-runtime gen types: skipped .*all\.yaml \(document 2\): a ConfigMap, not a CustomResourceDefinition$/m);
   });
 
@@ -356,7 +364,7 @@ describe("operator-runtime gen types", () => {
     const args = [PROMETHEUS_RULES, files.widget, files.all];
     const first = await gen(args);
     assert.equal(first.code, 0, first.stderr);
-    assert.equal((first.stdout.match(/^import /gm) ?? []).length, 2);
+    assert.equal((first.stdout.match(/^import /gm) ?? []).length, 1);
     assert.match(first.stdout, /^\/\/ Generated by `operator-runtime gen types` from monitoring\.coreos\.com_prometheusrules\.yaml, widget\.yaml, all\.yaml\./);
     for (const name of ["PrometheusRule", "Widget", "WidgetV1Alpha1", "Setting", "Bag"]) assert.match(first.stdout, new RegExp(`^export const ${name} = `, "m"));
     const again = await gen(args);
@@ -395,6 +403,221 @@ describe("operator-runtime gen types", () => {
     assert.equal(ok.code, 0, ok.stderr);
     assert.deepEqual((await readdir(out)).sort(), ["widgets.example.com.ts", "widgets.other.example.com.ts"]);
   });
+
+  it("names the types exactly after the kind, its digits and capitals as they are, and other served versions with the version as a suffix", async () => {
+    const check = join(dir, "names");
+    await mkdir(check, { recursive: true });
+    const file = join(check, "names.yaml");
+    await writeFile(
+      file,
+      yamlDocuments(
+        crd("K8sGPT", "core.k8sgpt.ai", [served("v1alpha1", SPEC_AND_STATUS, false), served("v1", SPEC_AND_STATUS)]),
+        crd("K8sCluster", "example.com", [served("v1", SPEC_AND_STATUS)]),
+        crd("Foo2bar", "example.com", [served("v2beta1", SPEC_AND_STATUS, false), served("v1", SPEC_AND_STATUS)]),
+        crd("my-kind", "example.com", [served("v1", SPEC_AND_STATUS)]),
+        crd("K8sSetting", "example.com", [served("v1", { data: { type: "object", additionalProperties: { type: "string" } } })]),
+      ),
+    );
+    const r = await gen([file]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([...r.stdout.matchAll(/^export (?:interface|type|const) (\w+)/gm)].map((m) => m[1]), [
+      "K8sGPTV1Alpha1Spec", "K8sGPTV1Alpha1Status", "K8sGPTV1Alpha1", "K8sGPTV1Alpha1",
+      "K8sGPTSpec", "K8sGPTStatus", "K8sGPT", "K8sGPT",
+      "K8sClusterSpec", "K8sClusterStatus", "K8sCluster", "K8sCluster",
+      "Foo2barV2Beta1Spec", "Foo2barV2Beta1Status", "Foo2barV2Beta1", "Foo2barV2Beta1",
+      "Foo2barSpec", "Foo2barStatus", "Foo2bar", "Foo2bar",
+      "MyKindSpec", "MyKindStatus", "MyKind", "MyKind",
+      "K8sSettingResource", "K8sSetting", "K8sSetting",
+    ]);
+    assert.match(r.stdout, /export const K8sGPT = runtime\.defineKind<K8sGPTSpec, K8sGPTStatus>\(\{\n {2}apiVersion: "core\.k8sgpt\.ai\/v1",\n {2}kind: "K8sGPT",\n\}\);/);
+    await writeFile(join(check, "types.ts"), r.stdout);
+    await writeFile(
+      join(check, "use.ts"),
+      `import type { ResourceClient } from "operator-runtime";
+import { Foo2bar, Foo2barV2Beta1, K8sCluster, K8sGPT, K8sGPTV1Alpha1, K8sSetting, MyKind } from "./types.ts";
+import type { Foo2barSpec, K8sClusterStatus, K8sGPTSpec, K8sGPTStatus, K8sGPTV1Alpha1Spec, K8sSettingResource } from "./types.ts";
+
+declare const client: ResourceClient;
+
+export async function use(): Promise<void> {
+  const spec: K8sGPTSpec = { model: "gpt" };
+  const oldSpec: K8sGPTV1Alpha1Spec = spec;
+  const gpt: K8sGPT = { ...K8sGPT, metadata: { name: "g", namespace: "default" }, spec };
+  await client.create(gpt);
+  const old = await client.get({ ...K8sGPTV1Alpha1, name: "g", namespace: "default" });
+  const ready: boolean | undefined = old.status?.ready;
+  const status: K8sGPTStatus | undefined = (await client.get({ ...K8sGPT, name: "g", namespace: "default" })).status;
+  // @ts-expect-error model is a string
+  const wrong: K8sGPTSpec = { model: 4 };
+  const clusters = await client.list(K8sCluster);
+  const clusterStatus: K8sClusterStatus | undefined = clusters.items[0]?.status;
+  const foo: Foo2bar = { ...Foo2bar, metadata: { name: "f", namespace: "default" }, spec: { model: "m" } satisfies Foo2barSpec };
+  const fooV2 = await client.list(Foo2barV2Beta1);
+  const mine = await client.list(MyKind);
+  const setting: K8sSettingResource = { ...K8sSetting, metadata: { name: "s" }, data: { a: "b" } };
+  console.log(oldSpec, ready, status, wrong, clusterStatus, foo, fooV2, mine, setting);
+}
+`,
+    );
+    assert.equal(await typecheck(check), "");
+  });
+
+  it("types fields named constructor, toString, valueOf, hasOwnProperty and __proto__ as declared, at any depth, so object literals fit", async () => {
+    const check = join(dir, "object-members");
+    await mkdir(check, { recursive: true });
+    const objectMembers = {
+      constructor: { type: "string", description: "Who built it." },
+      toString: { type: "string" },
+      valueOf: { type: "integer" },
+      hasOwnProperty: { type: "boolean" },
+      isPrototypeOf: { type: "boolean" },
+      ["__proto__"]: { type: "string" },
+      plain: { type: "string" },
+      parts: { type: "array", items: { type: "object", required: ["constructor"], properties: { constructor: { type: "string" }, toString: { type: "string" } } } },
+    };
+    const file = join(check, "odd.yaml");
+    await writeFile(
+      file,
+      yamlDocuments(
+        crd("Odd", "example.com", [served("v1", { spec: { type: "object", properties: objectMembers } })]),
+        crd("Odder", "example.com", [served("v1", { spec: { type: "object", properties: { plain: { type: "string" } } }, constructor: { type: "string" } })]),
+      ),
+    );
+    const r = await gen([file, "--out", join(check, "out")]);
+    assert.equal(r.code, 0, r.stderr);
+    const odd = await readFile(join(check, "out", "odds.example.com.ts"), "utf8");
+    assert.match(odd, /\* Who built it\.\n {3}\*\n {3}\* Also typed as `Object`'s own `constructor`, [^\n]*\n {3}\*\/\n {2}constructor\?: string \| globalThis\.Object\["constructor"\];/);
+    assert.match(odd, /\n {2}__proto__\?: string;/);
+    assert.match(odd, /\n {2}hasOwnProperty\?: boolean \| globalThis\.Object\["hasOwnProperty"\];/);
+    assert.match(odd, /\n {4}constructor: string;/, "a required field needs no widening");
+    await writeFile(
+      join(check, "use.ts"),
+      `import type { ResourceClient } from "operator-runtime";
+import { Odd } from "./out/odds.example.com.ts";
+import type { OddSpec } from "./out/odds.example.com.ts";
+import { Odder } from "./out/odders.example.com.ts";
+import type { OdderResource } from "./out/odders.example.com.ts";
+
+declare const client: ResourceClient;
+
+export async function use(): Promise<void> {
+  const built: OddSpec = { constructor: "x" };
+  const empty: OddSpec = {};
+  const plain: OddSpec = { plain: "p" };
+  const all: OddSpec = { toString: "t", valueOf: 1, hasOwnProperty: true, isPrototypeOf: false, __proto__: "p", parts: [{ constructor: "c" }, { constructor: "d", toString: "e" }] };
+  await client.create({ ...Odd, metadata: { name: "o", namespace: "default" }, spec: { constructor: "x" } });
+  const odder: OdderResource = { ...Odder, metadata: { name: "o", namespace: "default" }, spec: { plain: "p" }, constructor: "top" };
+  const live = await client.get({ ...Odd, name: "o", namespace: "default" });
+  const builder: string | undefined = typeof live.spec.constructor === "string" ? live.spec.constructor : undefined;
+  // @ts-expect-error constructor is a string
+  const numbered: OddSpec = { constructor: 1 };
+  // @ts-expect-error valueOf is an integer
+  const text: OddSpec = { valueOf: "1" };
+  // @ts-expect-error __proto__ is a string
+  const proto: OddSpec = { __proto__: 1 };
+  // @ts-expect-error a part's constructor is required
+  const partless: OddSpec = { parts: [{ toString: "t" }] };
+  console.log(built, empty, plain, all, odder, builder, numbered, text, proto, partless);
+}
+`,
+    );
+    assert.equal(await typecheck(check), "");
+  });
+
+  it("generates kinds named like the SDK's names or global types (Record, ObjectMeta, defineKind, Object, Array, Promise, String…), in one module and with --out", async () => {
+    const check = join(dir, "taken-names");
+    await mkdir(check, { recursive: true });
+    const kinds = ["Record", "ObjectMeta", "ObjectOf", "defineKind", "kindFromModel", "Runtime", "Object", "Array", "Promise", "String", "Function", "Symbol"];
+    const spec = {
+      type: "object",
+      properties: {
+        template: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true },
+        pruned: { type: "object" },
+        size: { type: "integer" },
+      },
+    };
+    // Every other kind has a top-level field, so both handles (defineKind, kindFromModel) are made.
+    const file = join(check, "taken.yaml");
+    await writeFile(file, yamlDocuments(...kinds.map((k, i) => crd(k, "example.com", [served("v1", i % 2 === 0 ? { spec } : { spec, data: { type: "string" } })]))));
+    const one = await gen([file]);
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stdout, /^export const Record = runtime\.defineKind<RecordSpec, never>/m);
+    assert.match(one.stdout, /^export const ObjectMeta = runtime\.kindFromModel<ObjectMetaResource>/m);
+    assert.match(one.stdout, /^export const DefineKind = runtime\.kindFromModel<DefineKindResource>/m);
+    await writeFile(join(check, "types.ts"), one.stdout);
+    const out = await gen([file, "--out", join(check, "out")]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal((await readdir(join(check, "out"))).length, kinds.length);
+    await writeFile(
+      join(check, "use.ts"),
+      `import type { ResourceClient } from "operator-runtime";
+import { Array as ArrayKind, DefineKind, Object as ObjectKind, ObjectMeta as ObjectMetaKind, Promise as PromiseKind, Record as RecordKind, String as StringKind } from "./types.ts";
+import { Record as RecordFromOut } from "./out/records.example.com.ts";
+
+declare const client: ResourceClient;
+
+export async function use(): Promise<void> {
+  const record: RecordKind = { ...RecordKind, metadata: { name: "r", namespace: "default" }, spec: { template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } }, pruned: {} } };
+  await client.create(record);
+  const same: RecordFromOut = record;
+  // @ts-expect-error an object without properties keeps nothing
+  const kept: RecordKind = { ...record, spec: { pruned: { a: 1 } } };
+  // @ts-expect-error an embedded resource's metadata is ObjectMeta
+  const badMeta: RecordKind = { ...record, spec: { template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: 1 } } } };
+  const meta: ObjectMetaKind = { ...ObjectMetaKind, metadata: { name: "m", namespace: "default" }, spec: { size: 1 }, data: "d" };
+  const objects = await client.list(ObjectKind);
+  const size: number | undefined = objects.items[0]?.spec.size;
+  const arrays = await client.list(ArrayKind, { namespace: "default" });
+  const promise = await client.get({ ...PromiseKind, name: "p", namespace: "default" });
+  const strings = await client.list(StringKind);
+  const defined = await client.list(DefineKind);
+  console.log(same, kept, badMeta, meta, size, arrays, promise, strings, defined, [1].map(String), Promise.resolve(Object.keys({})), Array.isArray([]));
+}
+`,
+    );
+    assert.equal(await typecheck(check), "");
+  });
+
+  it("refuses a CRD whose versions make the same type name, naming both versions", async () => {
+    const file = join(dir, "twin.yaml");
+    await writeFile(file, yamlDocuments(crd("Twin", "example.com", [served("v1-beta1", SPEC_AND_STATUS, false), served("v1beta1", SPEC_AND_STATUS, false), served("v1", SPEC_AND_STATUS)])));
+    const r = await gen([file, "--out", join(dir, "twin-out")]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /^operator-runtime gen types: .*twin\.yaml: versions v1-beta1 and v1beta1 of CRD twins\.example\.com both make the type TwinV1Beta1Spec; gen types cannot name them apart$/m);
+    assert.equal(r.stdout, "");
+  });
+
+  for (const [name, names, message] of [
+    ["a plural that leaves --out", { plural: "../../escaped" }, /spec\.names\.plural "\.\.\/\.\.\/escaped" is not a DNS-1035 label \(lower-case letters/],
+    ["an upper-case plural", { plural: "Gadgets" }, /spec\.names\.plural "Gadgets" is not a DNS-1035 label/],
+    ["a group without a dot", { group: "example" }, /spec\.group "example" must be a domain with at least one dot/],
+    ["a group with a path in it", { group: "a/../../b.example.com" }, /spec\.group "a\/\.\.\/\.\.\/b\.example\.com" is not a DNS-1123 subdomain/],
+    ["a metadata.name other than <plural>.<group>", { name: "widgets.example.com" }, /metadata\.name "widgets\.example\.com" must be spec\.names\.plural\.spec\.group, "gadgets\.example\.com"/],
+    ["a kind that is not a DNS-1035 label", { kind: "Gad_get" }, /spec\.names\.kind "Gad_get" is not a valid kind/],
+    ["a version name that is not a DNS-1035 label", { version: "v1.0" }, /spec\.versions\[0\]\.name "v1\.0" is not a DNS-1035 label/],
+  ] as const) {
+    it(`${name}: refused as the API server would, naming the file and the field, exit 1, nothing written`, async () => {
+      const check = join(dir, `bad-names-${name.replace(/\W+/g, "-")}`);
+      await mkdir(check, { recursive: true });
+      const n = { plural: "gadgets", group: "example.com", kind: "Gadget", version: "v1", ...names };
+      const doc = {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        // As the API server requires, unless the case is about it.
+        metadata: { name: "name" in names ? names.name : `${n.plural}.${n.group}` },
+        spec: { group: n.group, scope: "Namespaced", names: { plural: n.plural, kind: n.kind }, versions: [served(n.version, SPEC_AND_STATUS)] },
+      };
+      // A good CRD first: nothing is written for it either.
+      await writeFile(join(check, "crd.yaml"), yamlDocuments(WIDGET, doc));
+      const r = await gen([join(check, "crd.yaml"), "--out", join(check, "a", "b", "out")]);
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, /^operator-runtime gen types: .*crd\.yaml \(document 2\): /);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /; the API server would refuse this CRD$/m);
+      assert.equal(r.stdout, "");
+      assert.deepEqual(await readdir(check, { recursive: true }), ["crd.yaml"], "nothing written, inside --out or out of it");
+    });
+  }
 
   it("--help prints the usage and exits 0; gen --help lists types", async () => {
     const r = await gen(["--help"]);

@@ -4,6 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { loadAll } from "js-yaml";
+import { checkCrdNames } from "./crd-names.ts";
 import { CrdTypesError } from "./crd-types-error.ts";
 
 /** A JSON object as parsed from YAML. */
@@ -61,8 +62,9 @@ export const isJsonObject = (v: unknown): v is JsonObject => typeof v === "objec
  *
  * @throws {CrdTypesError} when the file cannot be read, is not valid YAML, holds no CRD, holds
  *   a document that is not a Kubernetes object, or holds a CRD that is not
- *   `apiextensions.k8s.io/v1`, lacks its group, names or versions, or serves no version with a
- *   schema. The message names the file and the document.
+ *   `apiextensions.k8s.io/v1`, lacks its group, names or versions, has names the API server
+ *   would refuse (see {@link checkCrdNames}), or serves no version with a schema. The message
+ *   names the file and the document.
  * @example
  * ```ts
  * const { crds } = await readCrdFile("examples/pinot/crds/datainfra.io_pinots.yaml");
@@ -125,7 +127,6 @@ function crdSource(doc: JsonObject, file: string, origin: string): CrdSource {
     typeof o[key] === "string" && o[key] !== "" ? o[key] : fail(`the CRD has no ${path}`);
   const group = text(spec, "group", "spec.group");
   const kind = text(names, "kind", "spec.names.kind");
-  if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(kind)) fail(`spec.names.kind "${kind}" is not a valid kind (letters, digits and "-", starting with a letter)`);
   const plural = text(names, "plural", "spec.names.plural");
   const scope = spec["scope"] === "Cluster" ? "Cluster" : "Namespaced";
   const list = Array.isArray(spec["versions"]) ? spec["versions"] : fail("the CRD has no spec.versions");
@@ -143,6 +144,10 @@ function crdSource(doc: JsonObject, file: string, origin: string): CrdSource {
     }
     return version;
   });
+  const metadata = isJsonObject(doc["metadata"]) ? doc["metadata"] : {};
+  const name = typeof metadata["name"] === "string" ? metadata["name"] : undefined;
+  const problems = checkCrdNames({ name, group, plural, kind, versions: versions.map((v) => v.name) });
+  if (problems.length > 0) fail(`${problems.join("; ")}; the API server would refuse this CRD`);
   if (!versions.some((v) => v.served)) fail("the CRD serves no version (no spec.versions[*].served: true)");
   return { file, origin, name: `${plural}.${group}`, group, kind, plural, scope, versions };
 }

@@ -4,40 +4,39 @@
  */
 import type { JSONSchema } from "json-schema-to-typescript";
 import { isJsonObject } from "./crd-source.ts";
-import type { CrdSource, CrdVersionSource, JsonObject } from "./crd-source.ts";
+import type { CrdSource, CrdVersionSource } from "./crd-source.ts";
+import { CrdTypesError } from "./crd-types-error.ts";
+import { declaration } from "./declaration.ts";
+import type { CompileSchema } from "./declaration.ts";
+import { RUNTIME } from "./runtime-import.ts";
 import { toJsonSchema } from "./structural-schema.ts";
-import type { SchemaImports } from "./structural-schema.ts";
-
-/** Compiles a JSON schema into a TypeScript declaration named `name` (json-schema-to-typescript). */
-export type CompileSchema = (schema: JSONSchema, name: string) => Promise<string>;
-
-/** What the generated module imports from `operator-runtime`. */
-export interface RuntimeImports extends SchemaImports {
-  defineKind: boolean;
-  kindFromModel: boolean;
-}
 
 /** The declarations of one CRD. */
 export interface KindDeclarations {
   crd: CrdSource;
   /** The exported names, in order. */
   names: string[];
-  /** The TypeScript, without imports. */
+  /** The TypeScript, without the import. */
   code: string;
-  imports: RuntimeImports;
 }
 
 /** The members `CustomResource` (what `defineKind` types) already has. */
 const RESOURCE_FIELDS = new Set(["apiVersion", "kind", "metadata", "spec", "status"]);
 
 /**
- * A kind or version as part of a TypeScript name, the way json-schema-to-typescript spells names
- * (so the declarations it writes are named as asked): `my-kind` → `MyKind`, `v1beta1` →
- * `V1Beta1` (a letter after a digit is upper-cased).
+ * A kind as a TypeScript name: as it is, with its first letter upper-cased and each `-` dropped
+ * and the letter after it upper-cased (`K8sGPT` → `K8sGPT`, `my-kind` → `MyKind`). Every
+ * generated name starts with an upper-case letter, so none is the module's `runtime` import.
  */
-const pascal = (name: string): string =>
-  name
-    .replace(/-+([a-zA-Z]?)/g, (_m, c: string) => c.toUpperCase())
+const kindName = (kind: string): string => kind.replace(/-+([a-zA-Z]?)/g, (_m, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
+
+/**
+ * A version name as a suffix: its first letter and each letter after a digit upper-cased, each
+ * `-` dropped and the letter after it upper-cased (`v1alpha1` → `V1Alpha1`, `v2` → `V2`).
+ */
+const versionSuffix = (version: string): string =>
+  version
+    .replace(/-+([a-z]?)/g, (_m, c: string) => c.toUpperCase())
     .replace(/\d[a-z]/g, (m) => m.toUpperCase())
     .replace(/^[a-z]/, (c) => c.toUpperCase());
 
@@ -56,17 +55,18 @@ function primaryVersion(crd: CrdSource): CrdVersionSource | undefined {
 /**
  * The declarations for every served version of `crd`, in the CRD's order. The storage version
  * (or, when it is not served, the first served one) is named after the kind (`Pinot`,
- * `PinotSpec`, `PinotStatus`); each other served version adds its name (`PinotV1Alpha1`,
- * `PinotV1Alpha1Spec`, …).
+ * `PinotSpec`, `PinotStatus`; see {@link kindName}); each other served version adds its name
+ * (`PinotV1Alpha1`, `PinotV1Alpha1Spec`, …; see {@link versionSuffix}).
  *
  * Per version: `<Name>Spec` and `<Name>Status` from the schema's `spec` and `status` (see
  * {@link toJsonSchema}), then the handle. When the schema's root has only `spec`, `status` and
- * the object meta fields, the handle is `defineKind<Spec, Status>` and `type <Name> =
- * ObjectOf<typeof <Name>>`. A status the schema lacks is `never` (the API server would drop
- * it); a spec or status the schema lacks under a root that keeps unknown fields is
+ * the object meta fields, the handle is `runtime.defineKind<Spec, Status>` and `type <Name> =
+ * runtime.ObjectOf<typeof <Name>>`. A status the schema lacks is `never` (the API server would
+ * drop it); a spec or status the schema lacks under a root that keeps unknown fields is
  * `{ [k: string]: unknown }`. When the root has other fields (`data`, …) or no spec, the whole
- * object is `<Name>Resource` and the handle is `kindFromModel<<Name>Resource>`.
+ * object is `<Name>Resource` and the handle is `runtime.kindFromModel<<Name>Resource>`.
  *
+ * @throws {CrdTypesError} when two versions make the same name (`v1-beta1` and `v1beta1`).
  * @example
  * ```ts
  * const { code, names } = await kindDeclarations(crd, (schema, name) => compile(schema, name, options));
@@ -75,46 +75,51 @@ function primaryVersion(crd: CrdSource): CrdVersionSource | undefined {
  */
 export async function kindDeclarations(crd: CrdSource, compile: CompileSchema): Promise<KindDeclarations> {
   const primary = primaryVersion(crd);
-  const out: KindDeclarations = {
-    crd,
-    names: [],
-    code: "",
-    imports: { objectMeta: false, defineKind: false, kindFromModel: false },
-  };
+  const out: KindDeclarations = { crd, names: [], code: "" };
+  const owner = new Map<string, string>();
   const parts: string[] = [];
   for (const version of crd.versions.filter((v) => v.served)) {
-    const name = version === primary ? pascal(crd.kind) : `${pascal(crd.kind)}${pascal(version.name)}`;
-    parts.push(await versionDeclarations(crd, version, name, compile, out));
+    const name = version === primary ? kindName(crd.kind) : `${kindName(crd.kind)}${versionSuffix(version.name)}`;
+    const { code, names } = await versionDeclarations(crd, version, name, compile);
+    for (const n of names) {
+      const other = owner.get(n);
+      if (other !== undefined) {
+        throw new CrdTypesError(`${crd.origin}: versions ${other} and ${version.name} of CRD ${crd.name} both make the type ${n}; gen types cannot name them apart`);
+      }
+      owner.set(n, version.name);
+    }
+    parts.push(code);
+    out.names.push(...names);
   }
   out.code = parts.join("\n\n");
   return out;
 }
 
-/** One version's declarations; adds its names and imports to `out`. */
+/** One version's declarations and the names they export. */
 async function versionDeclarations(
   crd: CrdSource,
   version: CrdVersionSource,
   name: string,
   compile: CompileSchema,
-  out: KindDeclarations,
-): Promise<string> {
+): Promise<{ code: string; names: string[] }> {
   const root = version.schema;
   const properties = isJsonObject(root["properties"]) ? root["properties"] : {};
   const keepsUnknown = root["x-kubernetes-preserve-unknown-fields"] === true;
   const apiVersion = `${crd.group}/${version.name}`;
   const parts: string[] = [];
+  const names: string[] = [];
 
   /** `<name><part>` from the schema's `key`, a bag when the root keeps unknown fields, else undefined. */
   const member = async (key: "spec" | "status", part: string): Promise<string | undefined> => {
     const typeName = `${name}${part}`;
     let schema: JSONSchema;
-    if (Object.hasOwn(properties, key)) schema = toJsonSchema(properties[key], out.imports);
+    if (Object.hasOwn(properties, key)) schema = toJsonSchema(properties[key]);
     else if (keepsUnknown) {
       const description = `Not described by the schema of \`${apiVersion}\` ${crd.kind}, which keeps unknown fields: any JSON object.`;
       schema = { type: "object", additionalProperties: true, description };
     } else return undefined;
     parts.push(await declaration(compile, schema, typeName, crd.origin));
-    out.names.push(typeName);
+    names.push(typeName);
     return typeName;
   };
   const spec = await member("spec", "Spec");
@@ -131,8 +136,7 @@ async function versionDeclarations(
   const ref = `{\n  apiVersion: ${JSON.stringify(apiVersion)},\n  kind: ${JSON.stringify(crd.kind)},\n}`;
   let handle: string;
   if (spec !== undefined && extras.length === 0) {
-    out.imports.defineKind = true;
-    handle = `export const ${name} = defineKind<${spec}, ${status ?? "never"}>(${ref});`;
+    handle = `export const ${name} = ${RUNTIME}.defineKind<${spec}, ${status ?? "never"}>(${ref});`;
   } else {
     const resourceName = `${name}Resource`;
     const resource: JSONSchema = {
@@ -143,10 +147,10 @@ async function versionDeclarations(
       properties: Object.fromEntries([
         ["apiVersion", { type: "string" }],
         ["kind", { type: "string" }],
-        ["metadata", { tsType: "ObjectMeta" }],
+        ["metadata", { tsType: `${RUNTIME}.ObjectMeta` }],
         ...(spec !== undefined ? [["spec", { tsType: spec }]] : []),
         ...(status !== undefined ? [["status", { tsType: status }]] : []),
-        ...extras.map((k) => [k, toJsonSchema(properties[k], out.imports)]),
+        ...extras.map((k) => [k, toJsonSchema(properties[k])]),
       ]),
       required: [
         ...(spec !== undefined ? ["spec"] : []),
@@ -155,22 +159,12 @@ async function versionDeclarations(
       additionalProperties: keepsUnknown,
     };
     parts.push(await declaration(compile, resource, resourceName, crd.origin));
-    out.names.push(resourceName);
-    out.imports.objectMeta = true;
-    out.imports.kindFromModel = true;
-    handle = `export const ${name} = kindFromModel<${resourceName}>(${ref});`;
+    names.push(resourceName);
+    handle = `export const ${name} = ${RUNTIME}.kindFromModel<${resourceName}>(${ref});`;
   }
-  parts.push(`${tsdoc(about)}\n${handle}\n/** The object type of \`${apiVersion}\` ${crd.kind}. */\nexport type ${name} = ObjectOf<typeof ${name}>;`);
-  out.names.push(name);
-  return parts.join("\n\n");
-}
-
-/** Compiles one declaration and checks the library declared exactly `name`. */
-async function declaration(compile: CompileSchema, schema: JSONSchema, name: string, origin: string): Promise<string> {
-  const code = (await compile(schema, name)).trim();
-  const declared = [...code.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
-  if (declared.length !== 1 || declared[0] !== name) {
-    throw new Error(`${origin}: json-schema-to-typescript declared ${declared.join(", ") || "nothing"} for ${name}`);
-  }
-  return code;
+  parts.push(
+    `${tsdoc(about)}\n${handle}\n/** The object type of \`${apiVersion}\` ${crd.kind}. */\nexport type ${name} = ${RUNTIME}.ObjectOf<typeof ${name}>;`,
+  );
+  names.push(name);
+  return { code: parts.join("\n\n"), names };
 }

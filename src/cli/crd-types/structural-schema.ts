@@ -5,12 +5,7 @@
 import type { JSONSchema } from "json-schema-to-typescript";
 import { isJsonObject } from "./crd-source.ts";
 import type { JsonObject } from "./crd-source.ts";
-
-/** What a conversion found that the generated module must import. */
-export interface SchemaImports {
-  /** Set when an embedded resource's `metadata` is typed as the SDK's `ObjectMeta`. */
-  objectMeta: boolean;
-}
+import { RUNTIME } from "./runtime-import.ts";
 
 const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
 
@@ -20,10 +15,10 @@ const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
  * - an object has exactly its `properties`: no index signature, unless it has
  *   `additionalProperties` (a map: an index signature of that type) or
  *   `x-kubernetes-preserve-unknown-fields: true` (`[k: string]: unknown`). An object with
- *   neither and no properties keeps nothing, so it is `Record<string, never>`;
+ *   neither and no properties keeps nothing, so it is `{ [k: string]: never }`;
  * - `x-kubernetes-int-or-string: true` is `number | string`;
  * - `x-kubernetes-embedded-resource: true` adds a required `apiVersion` and `kind` and
- *   `metadata?: ObjectMeta` (recorded in `imports`);
+ *   `metadata?: runtime.ObjectMeta`;
  * - a node without a type (that does not preserve fields) is any value, `unknown`;
  * - `enum` stays (a union of literals), `nullable: true` stays (`| null`), `description`
  *   stays (TSDoc) and a `default` is added to it as `@defaultValue`;
@@ -33,11 +28,11 @@ const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
  *
  * @example
  * ```ts
- * toJsonSchema({ type: "object", properties: { port: { "x-kubernetes-int-or-string": true } } }, { objectMeta: false });
+ * toJsonSchema({ type: "object", properties: { port: { "x-kubernetes-int-or-string": true } } });
  * // { type: "object", properties: { port: { type: ["integer", "string"] } }, additionalProperties: false }
  * ```
  */
-export function toJsonSchema(node: unknown, imports: SchemaImports): JSONSchema {
+export function toJsonSchema(node: unknown): JSONSchema {
   if (!isJsonObject(node)) return {};
   const out: JSONSchema = {};
   const description = describe(node);
@@ -48,10 +43,10 @@ export function toJsonSchema(node: unknown, imports: SchemaImports): JSONSchema 
   if (node["x-kubernetes-int-or-string"] === true) {
     out.type = ["integer", "string"];
   } else if (type === "object" || (type === undefined && (isJsonObject(node["properties"]) || node["x-kubernetes-embedded-resource"] === true))) {
-    Object.assign(out, objectSchema(node, imports));
+    Object.assign(out, objectSchema(node));
   } else if (type === "array") {
     out.type = "array";
-    out.items = toJsonSchema(node["items"], imports);
+    out.items = toJsonSchema(node["items"]);
   } else if (type !== undefined && SCALAR_TYPES.has(type)) {
     out.type = type as "string";
   }
@@ -59,9 +54,9 @@ export function toJsonSchema(node: unknown, imports: SchemaImports): JSONSchema 
 }
 
 /** The object part of a node: properties, required, and what other keys it keeps. */
-function objectSchema(node: JsonObject, imports: SchemaImports): JSONSchema {
+function objectSchema(node: JsonObject): JSONSchema {
   let entries = Object.entries(isJsonObject(node["properties"]) ? node["properties"] : {}).map(
-    ([key, child]): [string, JSONSchema] => [key, toJsonSchema(child, imports)],
+    ([key, child]): [string, JSONSchema] => [key, toJsonSchema(child)],
   );
   const required = Array.isArray(node["required"]) ? node["required"].filter((k): k is string => typeof k === "string") : [];
   if (node["x-kubernetes-embedded-resource"] === true) {
@@ -70,22 +65,22 @@ function objectSchema(node: JsonObject, imports: SchemaImports): JSONSchema {
     const meta: [string, JSONSchema][] = [
       ["apiVersion", given.get("apiVersion") ?? { type: "string" }],
       ["kind", given.get("kind") ?? { type: "string" }],
-      ["metadata", { tsType: "ObjectMeta" }],
+      ["metadata", { tsType: `${RUNTIME}.ObjectMeta` }],
     ];
     entries = [...meta, ...entries.filter(([key]) => !meta.some(([m]) => m === key))];
     required.push(...["apiVersion", "kind"].filter((k) => !required.includes(k)));
-    imports.objectMeta = true;
   }
   const additional = node["additionalProperties"];
   const keepsUnknown = node["x-kubernetes-preserve-unknown-fields"] === true || additional === true;
   if (entries.length === 0 && !keepsUnknown && !isJsonObject(additional)) {
-    return { tsType: "Record<string, never>" };
+    // Not `Record<…>`: a kind named Record would shadow it.
+    return { tsType: "{ [k: string]: never }" };
   }
   const out: JSONSchema = {
     type: "object",
     // Object.fromEntries defines own properties, so a field named "__proto__" stays a field.
     properties: Object.fromEntries(entries),
-    additionalProperties: isJsonObject(additional) ? toJsonSchema(additional, imports) : keepsUnknown,
+    additionalProperties: isJsonObject(additional) ? toJsonSchema(additional) : keepsUnknown,
   };
   if (required.length > 0) out.required = required;
   return out;
