@@ -19,7 +19,7 @@
  * @module
  */
 export { LocalCluster } from "./local-cluster.ts";
-export type { LocalClusterOptions } from "./local-cluster.ts";
+export type { LocalClusterOptions, UserKubeConfig } from "./local-cluster.ts";
 export type { SimulationOptions } from "./simulator.ts";
 export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord } from "./faults.ts";
 export type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";
