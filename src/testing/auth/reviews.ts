@@ -70,11 +70,13 @@ function attributesOf(type: ResourceType, spec: Json, user: UserInfo, needsSubje
   const res = spec.resourceAttributes as Json | undefined;
   const nonRes = spec.nonResourceAttributes as Json | undefined;
   const causes: StatusCause[] = [];
-  if (res && nonRes) causes.push(invalidValue("spec.nonResourceAttributes", nonRes, "cannot be specified in combination with resourceAttributes"));
-  else if (!res && !nonRes) causes.push(invalidValue("spec.resourceAttributes", null, "exactly one of nonResourceAttributes or resourceAttributes must be specified"));
+  if (res && nonRes) causes.push(invalidStruct("spec.nonResourceAttributes", nonRes, "cannot be specified in combination with resourceAttributes"));
+  else if (!res && !nonRes) {
+    causes.push({ reason: "FieldValueInvalid", field: "spec.resourceAttributes", message: 'Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified' });
+  }
   if (needsSubject && !spec.user && !spec.groups?.length) causes.push(invalidValue("spec.user", spec.user ?? "", "at least one of user or group must be specified"));
   if (type.kind === "LocalSubjectAccessReview" && nonRes) {
-    causes.push(invalidValue("spec.nonResourceAttributes", nonRes, "disallowed on this kind of request"));
+    causes.push(invalidStruct("spec.nonResourceAttributes", nonRes, "disallowed on this kind of request"));
   }
   if (causes.length) throw invalid(type.kind, type.group, "", causes);
   if (nonRes) return nonResourceAttributes(user, nonRes.verb ?? "", nonRes.path ?? "");
@@ -82,6 +84,12 @@ function attributesOf(type: ResourceType, spec: Json, user: UserInfo, needsSubje
     verb: res!.verb ?? "", namespace: res!.namespace ?? "", apiGroup: res!.group ?? "", resource: res!.resource ?? "",
     subresource: res!.subresource ?? "", name: res!.name ?? "",
   });
+}
+
+/** Go's `%#v` of the internal NonResourceAttributes in a field error. */
+function invalidStruct(field: string, nonRes: Json, detail: string): StatusCause {
+  const shown = `authorization.NonResourceAttributes{Path:${JSON.stringify(String(nonRes.path ?? ""))}, Verb:${JSON.stringify(String(nonRes.verb ?? ""))}}`;
+  return { reason: "FieldValueInvalid", field, message: `Invalid value: ${shown}: ${detail}` };
 }
 
 /** A LocalSubjectAccessReview is about its own namespace: the attributes' namespace defaults to it and must match it. */
