@@ -19,7 +19,8 @@
  * @module
  */
 export { LocalCluster } from "./local-cluster.ts";
-export type { LocalClusterOptions, UserKubeConfig } from "./local-cluster.ts";
+export type { LocalClusterOptions } from "./local-cluster.ts";
+export type { UserKubeConfig } from "./user-kubeconfigs.ts";
 export type { SimulationOptions } from "./simulator.ts";
 export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord } from "./faults.ts";
 export type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";

@@ -57,10 +57,10 @@ import type { RequestLog } from "../util/request-log.ts";
 import type { KubeObject } from "./resource-type.ts";
 import type { Simulator, SimulationOptions } from "./simulator.ts";
 import { AccessControl } from "./auth/access-control.ts";
-import type { UserInfo } from "./auth/user-info.ts";
-import { ADMIN_USER, authenticated, serviceAccountGroups, serviceAccountUsername } from "./auth/user-info.ts";
-import { bootstrapPolicy } from "./rbac/bootstrap-policy.ts";
-import { RBAC_GROUP } from "./rbac/rbac-index.ts";
+import { ADMIN_USER } from "./auth/user-info.ts";
+import { seedBootstrapPolicy } from "./rbac/bootstrap-policy.ts";
+import { UserKubeconfigs } from "./user-kubeconfigs.ts";
+import type { UserKubeConfig } from "./user-kubeconfigs.ts";
 import { selfSignedCertificate } from "./auth/self-signed.ts";
 import { writeKubeconfig } from "./kubeconfig-file.ts";
 
@@ -161,9 +161,7 @@ export class LocalCluster {
   readonly #sockets = new Set<Socket>();
   readonly #tempDir: string | undefined;
   readonly #simulator: Simulator | undefined;
-  /** Where user kubeconfigs go when `kubeconfigPath` was given (made on first use). */
-  #userDir: string | undefined;
-  #userFiles = 0;
+  readonly #users: UserKubeconfigs;
 
   private constructor(init: {
     server: Server; api: ApiServer; gc: GarbageCollector; url: string; kubeConfig: KubeConfig;
@@ -171,6 +169,7 @@ export class LocalCluster {
     caCertificate: string | undefined;
   }) {
     this.caCertificate = init.caCertificate;
+    this.#users = new UserKubeconfigs({ access: init.api.ctx.access, url: init.url, caCertificate: init.caCertificate, clusterDir: init.tempDir });
     this.#server = init.server;
     this.#api = init.api;
     this.#gc = init.gc;
@@ -317,9 +316,9 @@ export class LocalCluster {
   }
 
   /**
-   * Writes a kubeconfig for another identity, with a fresh bearer token (LocalCluster is plain
-   * HTTP, so identities are tokens, never client certificates). The user is in the groups given
-   * plus `system:authenticated`, and may do only what RBAC allows it. The file is removed by
+   * Writes a kubeconfig for another identity, with a fresh bearer token (identities are bearer
+   * tokens only; client certificates are not supported). The user is in the groups given plus
+   * `system:authenticated`, and may do only what RBAC allows it. The file is removed by
    * {@link LocalCluster.stop}.
    *
    * Errors: a TypeError without authorization mode (where every request is allowed, so the
@@ -334,15 +333,8 @@ export class LocalCluster {
    * // kubectl --kubeconfig <kubeconfigPath> auth can-i list configmaps   → "no"
    * ```
    */
-  async userKubeConfig(user: { name: string; groups?: string[] }): Promise<UserKubeConfig> {
-    const groups = user?.groups ?? [];
-    if (typeof user?.name !== "string" || user.name === "") {
-      throw new TypeError("cluster.userKubeConfig: name must be a non-empty user name, e.g. { name: \"alice\" }");
-    }
-    if (!Array.isArray(groups) || groups.some((g) => typeof g !== "string" || g === "")) {
-      throw new TypeError(`cluster.userKubeConfig: groups must be an array of non-empty group names, got ${JSON.stringify(user.groups)}`);
-    }
-    return this.#writeUserKubeConfig(authenticated(user.name, groups), "default", "userKubeConfig");
+  userKubeConfig(user: { name: string; groups?: string[] }): Promise<UserKubeConfig> {
+    return this.#users.forUser(user);
   }
 
   /**
@@ -358,26 +350,8 @@ export class LocalCluster {
    * const apps = op.kubeConfig.makeApiClient(AppsV1Api);
    * ```
    */
-  async serviceAccountKubeConfig(namespace: string, name: string): Promise<UserKubeConfig> {
-    for (const [field, value] of [["namespace", namespace], ["name", name]] as const) {
-      if (typeof value !== "string" || value === "" || value.includes(":")) {
-        throw new TypeError(`cluster.serviceAccountKubeConfig: ${field} must be a non-empty name without ":", got ${JSON.stringify(value)}`);
-      }
-    }
-    const user = authenticated(serviceAccountUsername(namespace, name), serviceAccountGroups(namespace));
-    return this.#writeUserKubeConfig(user, namespace, "serviceAccountKubeConfig");
-  }
-
-  async #writeUserKubeConfig(user: UserInfo, namespace: string, method: string): Promise<UserKubeConfig> {
-    const access = this.#api.ctx.access;
-    if (!access) {
-      throw new TypeError(`cluster.${method}: this cluster allows every request whatever its token; start it with LocalCluster.start({ authorization: true }) to authenticate users and enforce RBAC`);
-    }
-    const token = access.tokens.issue(user);
-    const dir = this.#tempDir ?? (this.#userDir ??= await mkdtemp(join(tmpdir(), "localcluster-users-")));
-    const kubeconfigPath = join(dir, `kubeconfig-${++this.#userFiles}-${user.name.replace(/[^A-Za-z0-9._-]/g, "_")}`);
-    const kubeConfig = await writeKubeconfig(kubeconfigPath, this.url, { user: user.name, token, namespace }, this.caCertificate);
-    return { kubeConfig, kubeconfigPath, token, user: user.name, groups: [...user.groups] };
+  serviceAccountKubeConfig(namespace: string, name: string): Promise<UserKubeConfig> {
+    return this.#users.forServiceAccount(namespace, name);
   }
 
   /** Stops the server, ends watches and connections, removes the temporary kubeconfigs. */
@@ -390,41 +364,8 @@ export class LocalCluster {
     for (const s of this.#sockets) s.destroy();
     await closed;
     if (this.#tempDir) await rm(this.#tempDir, { recursive: true, force: true });
-    if (this.#userDir) await rm(this.#userDir, { recursive: true, force: true });
+    await this.#users.cleanup();
   }
-}
-
-/**
- * A kubeconfig written for one identity by {@link LocalCluster.userKubeConfig} or
- * {@link LocalCluster.serviceAccountKubeConfig}.
- *
- * @example
- * ```ts
- * const { kubeConfig, kubeconfigPath, token, user, groups } = await cluster.serviceAccountKubeConfig("default", "op");
- * // user: "system:serviceaccount:default:op"
- * // groups: ["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"]
- * ```
- */
-export interface UserKubeConfig {
-  /** A client-node KubeConfig authenticating as the identity. */
-  kubeConfig: KubeConfig;
-  /** The kubeconfig file, for kubectl (`--kubeconfig`) and other tools. */
-  kubeconfigPath: string;
-  /** The bearer token (`Authorization: Bearer <token>`) standing for the identity. */
-  token: string;
-  /** The user name requests with the token act as (the request log's `user`). */
-  user: string;
-  /** Its groups, `system:authenticated` included. */
-  groups: string[];
-}
-
-/** Creates the default ClusterRoles and ClusterRoleBindings of authorization mode. */
-function seedBootstrapPolicy(registry: Registry, writer: Writer): void {
-  const { clusterRoles, clusterRoleBindings } = bootstrapPolicy();
-  const roleType = registry.byPath(RBAC_GROUP, "v1", "clusterroles")!;
-  const bindingType = registry.byPath(RBAC_GROUP, "v1", "clusterrolebindings")!;
-  for (const role of clusterRoles) writer.create(roleType, undefined, role);
-  for (const binding of clusterRoleBindings) writer.create(bindingType, undefined, binding);
 }
 
 /** An option that must be a whole number ≥ `min` (or Infinity, for no bound). */

@@ -6,6 +6,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { AppsV1Api, AuthorizationV1Api, CoreV1Api, RbacAuthorizationV1Api } from "@kubernetes/client-node";
+import { ForbiddenError, ResourceClient } from "../../src/index.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
 import type { UserKubeConfig } from "../../src/testing/index.ts";
 import { within } from "../support/wait.ts";
@@ -100,6 +101,16 @@ describe("LocalCluster authorization mode", { timeout: 60_000 }, () => {
     const denied = cluster.requests.filter({ code: 403 }).filter((r) => r.user === sa.user);
     assert.deepEqual(denied.map((r) => `${r.verb} ${r.namespace ?? ""}`), ["list other", "get other", "list ", "watch default", "delete default"]);
     assert.ok(cluster.requests.filter({ verb: "list", resource: "configmaps", namespace: "default", code: 200 }).some((r) => r.user === sa.user));
+  });
+
+  it("serves the SDK's own client over HTTPS with the kubeconfig's CA: allowed lists, ForbiddenError otherwise", async () => {
+    const sa = await cluster.serviceAccountKubeConfig("default", "reader");
+    const client = new ResourceClient({ kubeConfig: sa.kubeConfig, fieldManager: "reader" });
+    const page = await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "default" });
+    assert.deepEqual(page.items.map((c) => c.metadata?.name), ["cm"]);
+    const err = await client.list({ apiVersion: "v1", kind: "Secret" }, { namespace: "default" }).then(() => undefined, (e: unknown) => e);
+    assert.ok(err instanceof ForbiddenError, String(err));
+    assert.match(err.message, /secrets is forbidden: User "system:serviceaccount:default:reader" cannot list resource "secrets"/);
   });
 
   it("gives cluster scope through a ClusterRoleBinding, and only the verbs its rules name", async () => {

@@ -6,6 +6,8 @@
  * `system:public-info-viewer` (`/version`, health paths).
  */
 import type { KubeObject } from "../resource-type.ts";
+import type { Registry } from "../registry.ts";
+import type { Writer } from "../write-path.ts";
 import type { PolicyRule } from "./policy-rule.ts";
 import { RBAC_GROUP } from "./rbac-index.ts";
 
@@ -54,4 +56,13 @@ export function bootstrapPolicy(): { clusterRoles: KubeObject[]; clusterRoleBind
       clusterRoleBinding("system:public-info-viewer", ["system:authenticated", "system:unauthenticated"]),
     ],
   };
+}
+
+/** Creates the default ClusterRoles and ClusterRoleBindings of authorization mode through `writer`. */
+export function seedBootstrapPolicy(registry: Registry, writer: Writer): void {
+  const { clusterRoles, clusterRoleBindings } = bootstrapPolicy();
+  const roleType = registry.byPath(RBAC_GROUP, "v1", "clusterroles")!;
+  const bindingType = registry.byPath(RBAC_GROUP, "v1", "clusterrolebindings")!;
+  for (const role of clusterRoles) writer.create(roleType, undefined, role);
+  for (const binding of clusterRoleBindings) writer.create(bindingType, undefined, binding);
 }
