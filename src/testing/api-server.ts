@@ -66,14 +66,14 @@ export class ApiServer {
     }
     const verb = verbOf(method, path.name !== undefined, url.searchParams);
     const resource = path.subresource ? `${path.plural}/${path.subresource}` : path.plural;
-    const requested = { verb: verb!, resource, namespace: path.namespace, name: path.name };
+    // Authentication comes first, as in kube-apiserver: a 401 is logged like any answer.
     let user: UserInfo | undefined;
     if (access) {
       try {
         user = access.identify(req);
       } catch (err) {
         const code = sendError(res, err);
-        if (verb !== undefined) this.log.record({ ...requested, code, injected: false });
+        if (verb !== undefined) this.log.record({ verb, resource, namespace: path.namespace, name: path.name, code, injected: false });
         return;
       }
     }
@@ -82,7 +82,7 @@ export class ApiServer {
       sendError(res, methodNotAllowed());
       return;
     }
-    const record = user ? { ...requested, user: user.name } : requested;
+    const record = { verb, resource, namespace: path.namespace, name: path.name, ...(user ? { user: user.name } : {}) };
     const attributes = user ? requestAttributes(user, verb, path, url.searchParams) : undefined;
     if (access && attributes) {
       try {

@@ -5,14 +5,16 @@
  *
  * Authentication and RBAC are off by default: every request is allowed, whatever its token.
  * `LocalCluster.start({ authorization: true })` turns them on (see
- * {@link LocalClusterOptions.authorization}): requests then need a bearer token from a
- * kubeconfig the cluster wrote ({@link LocalCluster.userKubeConfig},
+ * {@link LocalClusterOptions.authorization}): the cluster then serves HTTPS, requests need a
+ * bearer token from a kubeconfig it wrote ({@link LocalCluster.userKubeConfig},
  * {@link LocalCluster.serviceAccountKubeConfig}) and get only what Roles, ClusterRoles and
- * their bindings allow, with kube-apiserver's 401 and 403 answers.
+ * their bindings allow, with kube-apiserver's 401 and 403 answers. The RBAC kinds themselves
+ * are served either way, so RBAC manifests apply to any LocalCluster.
  *
- * Known limitations compared with a real API server: bearer tokens only (plain HTTP, so no
- * client certificates), no admission webhooks, no CRD conversion webhooks (versions share one schema-compatible storage), no CEL
- * validation rules, lists are served from the current state (a `continue` page reflects later
+ * Known limitations compared with a real API server: identities are bearer tokens only (no
+ * client certificates, no anonymous requests), ClusterRole aggregation is not done, no
+ * admission webhooks, no CRD conversion webhooks (versions share one schema-compatible
+ * storage), no CEL validation rules, lists are served from the current state (a `continue` page reflects later
  * changes), no kubelet (Pods run only when simulation is on), built-in kinds have no OpenAPI
  * schemas (CRD kinds do). Responses are always JSON.
  * Protobuf request bodies (`application/vnd.kubernetes.protobuf`, which kubectl's generators
@@ -127,9 +129,23 @@ export interface LocalClusterOptions {
    *   `delete` on the object, and setting `blockOwnerDeletion: true` needs `update` on the
    *   owner's `<resource>/finalizers`.
    * - {@link LocalCluster.requests} records each request's `user`, 401s and 403s included.
+   *   Injected faults ({@link LocalCluster.inject}) fire only on requests that pass
+   *   authentication and authorization.
+   * - The server speaks HTTPS with a self-signed certificate made at start
+   *   ({@link LocalCluster.caCertificate}, which the kubeconfigs trust): kubectl sends a
+   *   kubeconfig's token only to `https` servers.
    *
    * Not done: ClusterRole `aggregationRule` (stored, but its rules are not aggregated),
    * client certificates, anonymous requests, token expiry or revocation.
+   *
+   * @example
+   * ```ts
+   * const cluster = await LocalCluster.start({ authorization: true });
+   * const op = await cluster.serviceAccountKubeConfig("default", "widget-operator");
+   * // apply the operator's Role/RoleBinding with cluster.kubeConfig (the admin), then run the
+   * // operator with op.kubeConfig and assert it was never refused:
+   * assert.equal(cluster.requests.filter({ code: 403 }).filter((r) => r.user === op.user).length, 0);
+   * ```
    */
   authorization?: boolean;
 }
@@ -212,7 +228,7 @@ export class LocalCluster {
     const api = new ApiServer(ctx, options.requestLogSize !== undefined
       ? { requestLogSize: checkCount("requestLogSize", options.requestLogSize, 1) }
       : {});
-    // kubectl sends a kubeconfig's token only to https servers: authorization mode serves TLS.
+    // kubectl reads a kubeconfig's credentials only for https servers: authorization mode serves TLS.
     const tls = ctx.access ? selfSignedCertificate() : undefined;
     const server: Server = tls ? createTlsServer({ keepAlive: true, ...tls }, api.listener) : createServer({ keepAlive: true }, api.listener);
     const sockets = new Set<Socket>();

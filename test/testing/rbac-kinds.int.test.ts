@@ -150,6 +150,32 @@ describe("RBAC kinds on a LocalCluster without authorization mode", { timeout: 1
     assert.match(roles.stdout, /^NAME\s+CREATED AT\nssa-role\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\nwidget-operator\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
   });
 
+  it("reads the protobuf bodies of kubectl create role|clusterrole|rolebinding|clusterrolebinding", { skip: KUBECTL ? false : "no kubectl" }, async () => {
+    for (const args of [
+      ["create", "role", "pod-reader", "--verb=get,list", "--resource=pods,deployments.apps", "--resource-name=p1"],
+      ["create", "clusterrole", "metrics-reader", "--verb=get", "--non-resource-url=/metrics"],
+      ["create", "rolebinding", "pod-readers", "--role=pod-reader", "--user=ann", "--group=devs", "--serviceaccount=kube-system:bot"],
+      ["create", "clusterrolebinding", "metrics-readers", "--clusterrole=metrics-reader", "--serviceaccount=default:scraper"],
+    ]) {
+      const r = await kubectl(args);
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+    }
+    const peek = (plural: string, namespace: string, name: string) => cluster.peek({ group: "rbac.authorization.k8s.io", plural }, namespace, name) as any;
+    assert.deepEqual(peek("roles", "default", "pod-reader").rules, [
+      { verbs: ["get", "list"], apiGroups: [""], resources: ["pods"], resourceNames: ["p1"] },
+      { verbs: ["get", "list"], apiGroups: ["apps"], resources: ["deployments"], resourceNames: ["p1"] },
+    ]);
+    assert.deepEqual(peek("clusterroles", "", "metrics-reader").rules, [{ verbs: ["get"], nonResourceURLs: ["/metrics"] }]);
+    const binding = peek("rolebindings", "default", "pod-readers");
+    assert.deepEqual(binding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "pod-reader" });
+    assert.deepEqual(binding.subjects, [
+      { kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "ann" },
+      { kind: "Group", apiGroup: "rbac.authorization.k8s.io", name: "devs" },
+      { kind: "ServiceAccount", name: "bot", namespace: "kube-system" },
+    ]);
+    assert.deepEqual(peek("clusterrolebindings", "", "metrics-readers").subjects, [{ kind: "ServiceAccount", name: "scraper", namespace: "default" }]);
+  });
+
   it("keeps a binding's roleRef immutable, with kube-apiserver's 422", async () => {
     await rbac.createNamespacedRoleBinding({ namespace: "default", body: { metadata: { name: "fixed" }, roleRef: ref("ClusterRole", "view"), subjects: [] } });
     const current = await rbac.readNamespacedRoleBinding({ namespace: "default", name: "fixed" });
