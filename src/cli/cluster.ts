@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { UsageError } from "./usage-error.ts";
 
 /** `operator-runtime cluster --help`. */
-export const CLUSTER_USAGE = `usage: operator-runtime cluster [--port N] [--simulate] [--kubeconfig PATH]
+export const CLUSTER_USAGE = `usage: operator-runtime cluster [--port N] [--simulate] [--authorization] [--kubeconfig PATH]
 
 Starts LocalCluster, an embedded Kubernetes API server on 127.0.0.1, writes a kubeconfig for it
 and serves until Ctrl-C (SIGINT) or SIGTERM stops it.
@@ -16,6 +16,8 @@ and serves until Ctrl-C (SIGINT) or SIGTERM stops it.
 options:
   --port N           port to listen on, 0 to 65535 (default 0: an ephemeral port)
   --simulate         run Pods and report workloads ready, as kubelet and controllers would
+  --authorization    serve HTTPS, require bearer tokens and enforce RBAC; the kubeconfig
+                     written is the admin's (group system:masters)
   --kubeconfig PATH  where to write the kubeconfig (default ./.tmp/kubeconfig)
   -h, --help         print this help`;
 
@@ -25,6 +27,8 @@ export interface ClusterCommandOptions {
   port?: number;
   /** Whether Pods run and workloads report ready. */
   simulate: boolean;
+  /** Whether requests need a token and RBAC applies (`LocalCluster.start({ authorization: true })`). */
+  authorization?: boolean;
   /** Absolute path the kubeconfig is written to. */
   kubeconfigPath: string;
 }
@@ -50,6 +54,7 @@ export function parseClusterArgs(args: readonly string[]): ClusterCommandOptions
         port: { type: "string" },
         kubeconfig: { type: "string" },
         simulate: { type: "boolean", default: false },
+        authorization: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -62,6 +67,7 @@ export function parseClusterArgs(args: readonly string[]): ClusterCommandOptions
   return {
     ...(values.port !== undefined ? { port: parsePort(values.port) } : {}),
     simulate: values.simulate,
+    ...(values.authorization ? { authorization: true } : {}),
     kubeconfigPath: resolve(values.kubeconfig ?? ".tmp/kubeconfig"),
   };
 }
@@ -78,7 +84,9 @@ function parsePort(text: string): number {
  * (creating its folder), prints the URL, the kubeconfig path and a `kubectl` line to try, and on
  * the first signal stops the cluster and resolves.
  *
- * LocalCluster listens on `127.0.0.1` only, over plain HTTP, without authentication.
+ * LocalCluster listens on `127.0.0.1` only, over plain HTTP, without authentication; with
+ * `authorization`, over HTTPS (a self-signed certificate the kubeconfig trusts), with bearer
+ * tokens and RBAC, the kubeconfig being the admin's.
  *
  * @param print where the banner goes, one line per call (default `console.log`).
  * @example
@@ -96,6 +104,7 @@ export async function runCluster(options: ClusterCommandOptions, print: (line: s
   const cluster = await LocalCluster.start({
     kubeconfigPath,
     simulate: options.simulate,
+    ...(options.authorization ? { authorization: true } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),
   });
   const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
@@ -108,6 +117,7 @@ export async function runCluster(options: ClusterCommandOptions, print: (line: s
     process.on("SIGTERM", onSignal);
     print(`LocalCluster listening on ${cluster.url} (port ${new URL(cluster.url).port})`);
     print(`kubeconfig: ${kubeconfigPath}`);
+    if (options.authorization) print("authorization: bearer tokens and RBAC; the kubeconfig is the admin (group system:masters)");
     print(`try: kubectl --kubeconfig ${kubeconfigPath} get namespaces`);
     print("Ctrl-C stops it.");
   });

@@ -7,9 +7,11 @@ import type { Registry } from "./registry.ts";
 import type { ObjectStore } from "./object-store.ts";
 import type { WatchHub } from "./watch-hub.ts";
 import type { Writer } from "./write-path.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { KubeObject, ResourceType } from "./resource-type.ts";
 import type { ResourcePath } from "./request-info.ts";
 import type { ApiServerVerb } from "./faults.ts";
+import type { AccessControl } from "./auth/access-control.ts";
+import type { UserInfo } from "./auth/user-info.ts";
 
 /** Server-wide state and settings. */
 export interface ApiContext {
@@ -21,6 +23,8 @@ export interface ApiContext {
   bookmarkIntervalMs: number;
   /** How long a read or watch waits for a resourceVersion ahead of the store before its 504. */
   resourceVersionWaitMs: number;
+  /** Authorization mode's authentication, RBAC and admission; undefined when every request is allowed. */
+  access?: AccessControl;
 }
 
 /** One resource request. */
@@ -32,4 +36,8 @@ export interface ResourceRequest {
   query: URLSearchParams;
   /** get, list, watch, create, update, patch, delete, deletecollection. */
   verb: ApiServerVerb;
+  /** Who sent it (authorization mode only). */
+  user?: UserInfo;
+  /** Authorization mode's admission checks for a write by a non-superuser (see `WriteOptions.admit`). */
+  admit?: (next: KubeObject, old: KubeObject | undefined) => void;
 }

@@ -1,6 +1,7 @@
 /**
- * The HTTP front of LocalCluster: routes requests to discovery, OpenAPI and the resource
- * handlers, applies injected faults, logs every request, and answers errors as `Status`.
+ * The HTTP front of LocalCluster: in authorization mode authenticates and authorizes each
+ * request first (401/403), then routes it to discovery, OpenAPI or the resource handlers,
+ * applies injected faults, logs every resource request, and answers errors as `Status`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiContext, ResourceRequest } from "./api-context.ts";
@@ -16,6 +17,9 @@ import { OPENAPI_V2_PROTOBUF, openApiGroupVersionJson, openApiRoot, openApiV2 } 
 import { openApiV2Protobuf } from "./views/openapi-v2-protobuf.ts";
 import { pathSegmentNameErrors } from "./names.ts";
 import { getScale } from "./scale.ts";
+import { nonResourceAttributes, requestAttributes } from "./auth/attributes.ts";
+import { handleReview, isReview } from "./auth/reviews.ts";
+import type { UserInfo } from "./auth/user-info.ts";
 
 const VERSION = JSON.stringify({
   major: "1", minor: "33", gitVersion: "v1.33.0", gitCommit: "localcluster", gitTreeState: "clean",
@@ -50,19 +54,44 @@ export class ApiServer {
   async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = parseResourcePath(rawPathOf(req.url ?? "/"));
+    const method = req.method ?? "GET";
+    const access = this.ctx.access;
     if (!path) {
+      if (access && !access.isPublic(url.pathname)) {
+        const user = access.identify(req);
+        access.authorize(nonResourceAttributes(user, method.toLowerCase(), url.pathname));
+      }
       this.#nonResource(url, req, res);
       return;
     }
-    const method = req.method ?? "GET";
     const verb = verbOf(method, path.name !== undefined, url.searchParams);
+    const resource = path.subresource ? `${path.plural}/${path.subresource}` : path.plural;
+    // Authentication comes first, as in kube-apiserver: a 401 is logged like any answer.
+    let user: UserInfo | undefined;
+    if (access) {
+      try {
+        user = access.identify(req);
+      } catch (err) {
+        const code = sendError(res, err);
+        if (verb !== undefined) this.log.record({ verb, resource, namespace: path.namespace, name: path.name, code, injected: false });
+        return;
+      }
+    }
     if (verb === undefined) {
       // No API verb for this HTTP method (HEAD, OPTIONS, …): nothing to match or log.
       sendError(res, methodNotAllowed());
       return;
     }
-    const resource = path.subresource ? `${path.plural}/${path.subresource}` : path.plural;
-    const record = { verb, resource, namespace: path.namespace, name: path.name };
+    const record = { verb, resource, namespace: path.namespace, name: path.name, ...(user ? { user: user.name } : {}) };
+    const attributes = user ? requestAttributes(user, verb, path, url.searchParams) : undefined;
+    if (access && attributes) {
+      try {
+        access.authorize(attributes);
+      } catch (err) {
+        this.log.record({ ...record, code: sendError(res, err), injected: false });
+        return;
+      }
+    }
     const fault = this.#takeFault(record);
     if (fault?.spec.latencyMs) await new Promise((r) => setTimeout(r, fault.spec.latencyMs));
     if (fault?.spec.code) {
@@ -89,6 +118,11 @@ export class ApiServer {
         throw new StatusError(404, "NotFound", "the server could not find the requested resource");
       }
       const r: ResourceRequest = { req, res, type, path, query: url.searchParams, verb };
+      if (user && attributes) {
+        r.user = user;
+        const admit = access!.writeAdmission(user, { type, verb, namespace: attributes.namespace || undefined, name: path.name, subresource: path.subresource });
+        if (admit) r.admit = admit;
+      }
       await this.#dispatch(r);
       code = res.statusCode;
     } catch (err) {
@@ -102,6 +136,7 @@ export class ApiServer {
     if (!allowed.includes(r.verb)) throw methodNotAllowed();
     // A POST names no object: the API server has no route for one to a name.
     if (r.verb === "create" && r.path.name !== undefined) throw methodNotAllowed();
+    if (isReview(r.type)) return handleReview(this.ctx, r);
     switch (r.verb) {
       case "get":
         if (r.path.subresource === "scale") {

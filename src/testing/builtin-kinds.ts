@@ -44,6 +44,21 @@ const SPECS: BuiltinSpec[] = [
   { group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions",
     namespaced: false, shortNames: ["crd", "crds"], categories: ["api-extensions"], status: true, hasGeneration: true,
     requireResourceVersion: true },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "ClusterRoleBinding", plural: "clusterrolebindings", namespaced: false },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "ClusterRole", plural: "clusterroles", namespaced: false },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "RoleBinding", plural: "rolebindings", namespaced: true },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "Role", plural: "roles", namespaced: true },
+  // Reviews: answered at once, never stored (see auth/reviews.ts).
+  { group: "authorization.k8s.io", version: "v1", kind: "LocalSubjectAccessReview", plural: "localsubjectaccessreviews", namespaced: true,
+    verbs: ["create"] },
+  { group: "authorization.k8s.io", version: "v1", kind: "SelfSubjectAccessReview", plural: "selfsubjectaccessreviews", namespaced: false,
+    verbs: ["create"] },
+  { group: "authorization.k8s.io", version: "v1", kind: "SelfSubjectRulesReview", plural: "selfsubjectrulesreviews", namespaced: false,
+    verbs: ["create"] },
+  { group: "authorization.k8s.io", version: "v1", kind: "SubjectAccessReview", plural: "subjectaccessreviews", namespaced: false,
+    verbs: ["create"] },
+  { group: "authentication.k8s.io", version: "v1", kind: "SelfSubjectReview", plural: "selfsubjectreviews", namespaced: false,
+    verbs: ["create"] },
 ];
 
 function toResourceType(s: BuiltinSpec): ResourceType {

@@ -70,11 +70,19 @@ export interface FaultSpec extends RequestMatcher {
  * @example
  * ```ts
  * const answeredByFaults = cluster.requests.all().filter((r: ServedRequestRecord) => r.injected).length;
+ * const forbiddenForOperator = cluster.requests.filter({ code: 403 }).filter((r) => r.user === "system:serviceaccount:default:op");
  * ```
  */
 export interface ServedRequestRecord extends RequestRecord<ApiServerVerb> {
   /** Whether the answer came from an injected fault. */
   injected: boolean;
+  /**
+   * Who sent it, in authorization mode (`LocalCluster.start({ authorization: true })`): the
+   * user name its token stands for (or the one it impersonates), e.g.
+   * `system:serviceaccount:default:op`. Absent without authorization mode, and for requests
+   * answered 401 (no known token).
+   */
+  user?: string;
 }
 
 /** A live fault, with its remaining count. */

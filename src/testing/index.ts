@@ -3,7 +3,9 @@
  * the real `@kubernetes/client-node` and `kubectl` talk to, with fault injection and a request
  * log for asserting API cost.
  *
- * Start with {@link LocalCluster.start}.
+ * Start with {@link LocalCluster.start}. With `{ authorization: true }` it authenticates bearer
+ * tokens and enforces RBAC as kube-apiserver does, to test that an operator's Roles are
+ * sufficient ({@link LocalCluster.serviceAccountKubeConfig} gives it an identity).
  *
  * @example
  * ```ts
@@ -20,6 +22,7 @@
  */
 export { LocalCluster } from "./local-cluster.ts";
 export type { LocalClusterOptions } from "./local-cluster.ts";
+export type { UserKubeConfig } from "./user-kubeconfigs.ts";
 export type { SimulationOptions } from "./simulator.ts";
 export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord } from "./faults.ts";
 export type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";

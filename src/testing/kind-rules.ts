@@ -10,6 +10,7 @@ import { crdDefaults, validateCrd } from "./crd/crd-validation.ts";
 import { setMember } from "./json-value.ts";
 import { checkObjectLimits } from "./metadata-validation.ts";
 import { updateCauses } from "./immutable-fields.ts";
+import { isRbacType, rbacCauses, rbacDefaults } from "./rbac/rbac-validation.ts";
 
 /** Context for kind rules. */
 export interface RuleContext {
@@ -63,6 +64,7 @@ export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleCon
  */
 export function fieldDefaults(type: ResourceType, obj: KubeObject): void {
   if (!type.builtin) return;
+  if (isRbacType(type)) rbacDefaults(type.kind, obj);
   const spec = obj.spec as Record<string, any> | undefined;
   switch (type.kind) {
     case "Namespace":
@@ -153,6 +155,10 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
     return object;
   }
   if (type.kind === "CustomResourceDefinition") validateCrd(obj);
+  if (isRbacType(type)) {
+    const rbacErrors = rbacCauses(type.kind, obj, old);
+    if (rbacErrors.length) throw invalid(type.kind, type.group, name, rbacErrors);
+  }
   if (type.kind === "Deployment" || type.kind === "StatefulSet" || type.kind === "ReplicaSet") {
     validateWorkload(type, obj);
   }

@@ -3,9 +3,18 @@
  *
  * The real `@kubernetes/client-node` and `kubectl` talk to it over HTTP on 127.0.0.1.
  *
- * Known limitations compared with a real API server: no authentication or RBAC, no admission
- * webhooks, no CRD conversion webhooks (versions share one schema-compatible storage), no CEL
- * validation rules, lists are served from the current state (a `continue` page reflects later
+ * Authentication and RBAC are off by default: every request is allowed, whatever its token.
+ * `LocalCluster.start({ authorization: true })` turns them on (see
+ * {@link LocalClusterOptions.authorization}): the cluster then serves HTTPS, requests need a
+ * bearer token from a kubeconfig it wrote ({@link LocalCluster.userKubeConfig},
+ * {@link LocalCluster.serviceAccountKubeConfig}) and get only what Roles, ClusterRoles and
+ * their bindings allow, with kube-apiserver's 401 and 403 answers. The RBAC kinds themselves
+ * are served either way, so RBAC manifests apply to any LocalCluster.
+ *
+ * Known limitations compared with a real API server: identities are bearer tokens only (no
+ * client certificates, no anonymous requests), ClusterRole aggregation is not done, no
+ * admission webhooks, no CRD conversion webhooks (versions share one schema-compatible
+ * storage), no CEL validation rules, lists are served from the current state (a `continue` page reflects later
  * changes), no kubelet (Pods run only when simulation is on), built-in kinds have no OpenAPI
  * schemas (CRD kinds do). Responses are always JSON.
  * Protobuf request bodies (`application/vnd.kubernetes.protobuf`, which kubectl's generators
@@ -28,11 +37,12 @@
  * ```
  */
 import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { ApiContext } from "./api-context.ts";
 import { ApiServer } from "./api-server.ts";
 import { Registry } from "./registry.ts";
@@ -48,6 +58,13 @@ import type { ActiveFault, FaultSpec, ServedRequestRecord } from "./faults.ts";
 import type { RequestLog } from "../util/request-log.ts";
 import type { KubeObject } from "./resource-type.ts";
 import type { Simulator, SimulationOptions } from "./simulator.ts";
+import { AccessControl } from "./auth/access-control.ts";
+import { ADMIN_USER } from "./auth/user-info.ts";
+import { seedBootstrapPolicy } from "./rbac/bootstrap-policy.ts";
+import { UserKubeconfigs } from "./user-kubeconfigs.ts";
+import type { UserKubeConfig } from "./user-kubeconfigs.ts";
+import { selfSignedCertificate } from "./auth/self-signed.ts";
+import { writeKubeconfig } from "./kubeconfig-file.ts";
 
 /** Options of {@link LocalCluster.start}. */
 export interface LocalClusterOptions {
@@ -82,6 +99,55 @@ export interface LocalClusterOptions {
   resourceVersionWaitMs?: number;
   /** Turn on the workload simulator (Pods run, workloads report ready). Off by default. */
   simulate?: boolean | SimulationOptions;
+  /**
+   * Authentication and RBAC, as a kube-apiserver with `--authorization-mode=RBAC`,
+   * `--anonymous-auth=false` and the OwnerReferencesPermissionEnforcement admission plugin
+   * (default false: every request is allowed and tokens are ignored).
+   *
+   * With it on:
+   * - Every request but `/healthz`, `/livez` and `/readyz` needs a bearer token LocalCluster
+   *   issued; without one it gets kube-apiserver's 401 `Unauthorized`. The cluster's own
+   *   kubeconfig ({@link LocalCluster.kubeConfig}) is the superuser `localcluster-admin`
+   *   (groups `system:masters`, `system:authenticated`): everything is allowed.
+   *   {@link LocalCluster.userKubeConfig} and {@link LocalCluster.serviceAccountKubeConfig}
+   *   write kubeconfigs for other identities. `Impersonate-User`/`Impersonate-Group` headers
+   *   (`kubectl --as`) work for whoever may `impersonate` (the admin may).
+   * - Requests are authorized by RBAC from the Roles, ClusterRoles, RoleBindings and
+   *   ClusterRoleBindings created through the API, as kube's RBAC authorizer does: verbs,
+   *   groups, resources, `resource/subresource`, `*` and `*` + `/subresource` wildcards,
+   *   `resourceNames` (matched only by requests that name an object, including a list or watch
+   *   with the field selector `metadata.name=<name>`), `nonResourceURLs`; a denied request gets
+   *   kube-apiserver's 403 text, e.g. `configmaps is forbidden: User
+   *   "system:serviceaccount:default:op" cannot list resource "configmaps" in API group "" in
+   *   the namespace "default"`. The default ClusterRoles `cluster-admin`, `system:discovery`,
+   *   `system:basic-user` and `system:public-info-viewer` and their bindings are created at start,
+   *   so every authenticated user can read discovery, OpenAPI and `/version` and review its own
+   *   access (`kubectl auth can-i`, `kubectl auth can-i --list`, `kubectl auth whoami`).
+   * - Writes by users outside `system:masters` are also checked as kube-apiserver checks them:
+   *   a server-side apply that creates needs `create`; Roles and bindings may not grant more than
+   *   the writer holds (unless it may `escalate`/`bind`); changing owner references needs
+   *   `delete` on the object, and setting `blockOwnerDeletion: true` needs `update` on the
+   *   owner's `<resource>/finalizers`.
+   * - {@link LocalCluster.requests} records each request's `user`, 401s and 403s included.
+   *   Injected faults ({@link LocalCluster.inject}) fire only on requests that pass
+   *   authentication and authorization.
+   * - The server speaks HTTPS with a self-signed certificate made at start
+   *   ({@link LocalCluster.caCertificate}, which the kubeconfigs trust): kubectl sends a
+   *   kubeconfig's token only to `https` servers.
+   *
+   * Not done: ClusterRole `aggregationRule` (stored, but its rules are not aggregated),
+   * client certificates, anonymous requests, token expiry or revocation.
+   *
+   * @example
+   * ```ts
+   * const cluster = await LocalCluster.start({ authorization: true });
+   * const op = await cluster.serviceAccountKubeConfig("default", "widget-operator");
+   * // apply the operator's Role/RoleBinding with cluster.kubeConfig (the admin), then run the
+   * // operator with op.kubeConfig and assert it was never refused:
+   * assert.equal(cluster.requests.filter({ code: 403 }).filter((r) => r.user === op.user).length, 0);
+   * ```
+   */
+  authorization?: boolean;
 }
 
 const SEEDED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -92,19 +158,34 @@ export class LocalCluster {
   readonly kubeConfig: KubeConfig;
   /** Path of the kubeconfig file written for kubectl and other tools. */
   readonly kubeconfigPath: string;
-  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  /**
+   * Base URL, e.g. `http://127.0.0.1:41234`; `https://…` in authorization mode, whose
+   * certificate is {@link LocalCluster.caCertificate}.
+   */
   readonly url: string;
+  /**
+   * In authorization mode, the PEM certificate of the HTTPS listener (self-signed for
+   * `127.0.0.1` and `localhost`, made at start): trust it to call {@link LocalCluster.url}
+   * directly, e.g. `https.request(url, { ca: cluster.caCertificate, headers: { Authorization:
+   * \`Bearer ${token}\` } })`. The kubeconfigs the cluster writes carry it already. Undefined
+   * without authorization mode (plain HTTP).
+   */
+  readonly caCertificate: string | undefined;
   readonly #server: Server;
   readonly #api: ApiServer;
   readonly #gc: GarbageCollector;
   readonly #sockets = new Set<Socket>();
   readonly #tempDir: string | undefined;
   readonly #simulator: Simulator | undefined;
+  readonly #users: UserKubeconfigs;
 
   private constructor(init: {
     server: Server; api: ApiServer; gc: GarbageCollector; url: string; kubeConfig: KubeConfig;
     kubeconfigPath: string; tempDir: string | undefined; sockets: Set<Socket>; simulator: Simulator | undefined;
+    caCertificate: string | undefined;
   }) {
+    this.caCertificate = init.caCertificate;
+    this.#users = new UserKubeconfigs({ access: init.api.ctx.access, url: init.url, caCertificate: init.caCertificate, clusterDir: init.tempDir });
     this.#server = init.server;
     this.#api = init.api;
     this.#gc = init.gc;
@@ -135,16 +216,23 @@ export class LocalCluster {
     });
     const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
       resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS };
+    if (options.authorization !== undefined && typeof options.authorization !== "boolean") {
+      throw new TypeError(`LocalCluster.start: authorization must be true or false, got ${JSON.stringify(options.authorization)}`);
+    }
+    if (options.authorization) ctx.access = new AccessControl(store, registry);
     store.onChange((c) => hub.dispatch(c));
     watchCrds(ctx);
     const gc = new GarbageCollector(ctx);
     for (const name of SEEDED_NAMESPACES) writer.create(nsType, undefined, { metadata: { name } });
+    if (ctx.access) seedBootstrapPolicy(registry, writer);
     const api = new ApiServer(ctx, options.requestLogSize !== undefined
       ? { requestLogSize: checkCount("requestLogSize", options.requestLogSize, 1) }
       : {});
-    const server = createServer({ keepAlive: true }, api.listener);
+    // kubectl reads a kubeconfig's credentials only for https servers: authorization mode serves TLS.
+    const tls = ctx.access ? selfSignedCertificate() : undefined;
+    const server: Server = tls ? createTlsServer({ keepAlive: true, ...tls }, api.listener) : createServer({ keepAlive: true }, api.listener);
     const sockets = new Set<Socket>();
-    server.on("connection", (s) => {
+    server.on("connection", (s: Socket) => {
       sockets.add(s);
       s.on("close", () => sockets.delete(s));
     });
@@ -154,21 +242,20 @@ export class LocalCluster {
     });
     const port = (server.address() as AddressInfo).port;
     api.serverAddress = `127.0.0.1:${port}`;
-    const url = `http://127.0.0.1:${port}`;
+    const url = `${tls ? "https" : "http"}://127.0.0.1:${port}`;
     let tempDir: string | undefined;
     let kubeconfigPath = options.kubeconfigPath;
     if (!kubeconfigPath) {
       tempDir = await mkdtemp(join(tmpdir(), "localcluster-"));
       kubeconfigPath = join(tempDir, "kubeconfig");
     }
-    await writeFile(kubeconfigPath, kubeconfigYaml(url));
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(kubeconfigPath);
+    const adminToken = ctx.access ? ctx.access.tokens.issue(ADMIN_USER) : "localcluster";
+    const kubeConfig = await writeKubeconfig(kubeconfigPath, url, { user: "localcluster", token: adminToken, namespace: "default" }, tls?.cert);
     // Loaded only when asked for: clusters without simulation never run its code.
     const simulator = options.simulate
       ? new (await import("./simulator.ts")).Simulator(ctx, typeof options.simulate === "object" ? options.simulate : {})
       : undefined;
-    const cluster = new LocalCluster({ server, api, gc, url, kubeConfig, kubeconfigPath, tempDir, sockets, simulator });
+    const cluster = new LocalCluster({ server, api, gc, url, kubeConfig, kubeconfigPath, tempDir, sockets, simulator, caCertificate: tls?.cert });
     registerCost(cluster, store.cost, gc);
     return cluster;
   }
@@ -239,7 +326,51 @@ export class LocalCluster {
     return this.#api.ctx.store.size();
   }
 
-  /** Stops the server, ends watches and connections, removes the temporary kubeconfig. */
+  /** Whether this cluster authenticates and authorizes requests (`start({ authorization: true })`). */
+  get authorization(): boolean {
+    return this.#api.ctx.access !== undefined;
+  }
+
+  /**
+   * Writes a kubeconfig for another identity, with a fresh bearer token (identities are bearer
+   * tokens only; client certificates are not supported). The user is in the groups given plus
+   * `system:authenticated`, and may do only what RBAC allows it. The file is removed by
+   * {@link LocalCluster.stop}.
+   *
+   * Errors: a TypeError without authorization mode (where every request is allowed, so the
+   * kubeconfig would prove nothing), or for an empty name or a group that is not a string.
+   *
+   * @example
+   * ```ts
+   * const cluster = await LocalCluster.start({ authorization: true });
+   * const { kubeConfig, kubeconfigPath } = await cluster.userKubeConfig({ name: "alice", groups: ["dev"] });
+   * const core = kubeConfig.makeApiClient(CoreV1Api);
+   * await core.listNamespacedConfigMap({ namespace: "default" }); // 403 until a Role allows it
+   * // kubectl --kubeconfig <kubeconfigPath> auth can-i list configmaps   → "no"
+   * ```
+   */
+  userKubeConfig(user: { name: string; groups?: string[] }): Promise<UserKubeConfig> {
+    return this.#users.forUser(user);
+  }
+
+  /**
+   * Writes a kubeconfig for the service account `namespace/name` (which need not exist): user
+   * `system:serviceaccount:<namespace>:<name>`, groups `system:serviceaccounts`,
+   * `system:serviceaccounts:<namespace>` and `system:authenticated`, as kube-apiserver
+   * authenticates the account's tokens. Its context's namespace is `namespace`. Otherwise as
+   * {@link LocalCluster.userKubeConfig}.
+   *
+   * @example
+   * ```ts
+   * const op = await cluster.serviceAccountKubeConfig("default", "widget-operator");
+   * const apps = op.kubeConfig.makeApiClient(AppsV1Api);
+   * ```
+   */
+  serviceAccountKubeConfig(namespace: string, name: string): Promise<UserKubeConfig> {
+    return this.#users.forServiceAccount(namespace, name);
+  }
+
+  /** Stops the server, ends watches and connections, removes the temporary kubeconfigs. */
   async stop(): Promise<void> {
     this.#gc.stop();
     this.#simulator?.stop();
@@ -249,6 +380,7 @@ export class LocalCluster {
     for (const s of this.#sockets) s.destroy();
     await closed;
     if (this.#tempDir) await rm(this.#tempDir, { recursive: true, force: true });
+    await this.#users.cleanup();
   }
 }
 
@@ -258,28 +390,4 @@ function checkCount(name: string, value: number, min: number): number {
     throw new TypeError(`LocalCluster.start: ${name} must be a whole number ≥ ${min} (or Infinity), got ${String(value)}`);
   }
   return value;
-}
-
-function kubeconfigYaml(url: string): string {
-  return [
-    "apiVersion: v1",
-    "kind: Config",
-    "clusters:",
-    "- name: localcluster",
-    "  cluster:",
-    `    server: ${url}`,
-    "    insecure-skip-tls-verify: true",
-    "users:",
-    "- name: localcluster",
-    "  user:",
-    "    token: localcluster",
-    "contexts:",
-    "- name: localcluster",
-    "  context:",
-    "    cluster: localcluster",
-    "    user: localcluster",
-    "    namespace: default",
-    "current-context: localcluster",
-    "",
-  ].join("\n");
 }

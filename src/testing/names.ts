@@ -84,12 +84,17 @@ export function dns1035LabelErrors(value: string): string[] {
 
 /**
  * The name rule of each built-in kind, as kube-apiserver's per-kind `Validate…Name` picks it:
- * Namespaces are DNS-1123 labels, Services DNS-1035 labels; every other kind LocalCluster
- * serves, custom resources included, takes a DNS-1123 subdomain.
+ * Namespaces are DNS-1123 labels, Services DNS-1035 labels, the RBAC kinds path segments (so
+ * `system:controller:foo` is a valid ClusterRole name); every other kind LocalCluster serves,
+ * custom resources included, takes a DNS-1123 subdomain.
  */
 const NAME_RULES: Record<string, (name: string) => string[]> = {
   Namespace: dns1123LabelErrors,
   Service: dns1035LabelErrors,
+  Role: pathSegmentNameErrors,
+  ClusterRole: pathSegmentNameErrors,
+  RoleBinding: pathSegmentNameErrors,
+  ClusterRoleBinding: pathSegmentNameErrors,
 };
 
 /** Checks `metadata.name` for a kind; returns the causes (empty when valid). */

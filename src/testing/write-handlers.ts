@@ -60,6 +60,7 @@ function writeOptions(r: ResourceRequest, manager?: string): WriteOptions {
     manager: fm,
     fieldValidation: fv,
     ...(r.path.subresource ? { subresource: r.path.subresource } : {}),
+    ...(r.admit ? { admit: r.admit } : {}),
   };
 }
 
@@ -82,7 +83,7 @@ function requireExisting(ctx: ApiContext, r: ResourceRequest): StoredObject {
  * The object in a POST/PUT body: JSON, YAML, or (built-in kinds only, as kube-apiserver) protobuf.
  * `expected` is the kind the URL takes: the resource's own, or `autoscaling/v1` Scale.
  */
-async function objectBody(r: ResourceRequest, expected = { apiVersion: apiVersionOf(r.type), kind: r.type.kind }): Promise<KubeObject> {
+export async function objectBody(r: ResourceRequest, expected = { apiVersion: apiVersionOf(r.type), kind: r.type.kind }): Promise<KubeObject> {
   const type = mediaType(r.req);
   const protobuf = acceptsProtobuf(expected.apiVersion, expected.kind);
   if (type === PROTOBUF_MEDIA_TYPE && protobuf) return decodeProtobufObject(await readBody(r.req), expected) as KubeObject;
@@ -96,7 +97,7 @@ async function objectBody(r: ResourceRequest, expected = { apiVersion: apiVersio
 const SCALE_KIND = { apiVersion: "autoscaling/v1", kind: "Scale" };
 
 /** Checks apiVersion/kind of a body and fills them (and the URL's namespace) when absent. */
-function checkKind(r: ResourceRequest, body: KubeObject): void {
+export function checkKind(r: ResourceRequest, body: KubeObject): void {
   const want = apiVersionOf(r.type);
   if (body.apiVersion !== undefined && body.apiVersion !== want) {
     throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${want})`);

@@ -31,6 +31,12 @@ export interface WriteOptions {
    * kube-apiserver writes without update validation): a Pod's unset `spec.nodeName` may be set.
    */
   binding?: boolean;
+  /**
+   * Checks that depend on who writes (authorization mode's admission): called with the object
+   * about to be stored, after defaults and validation, and the stored one (undefined on
+   * create). Throwing rejects the write, dry runs included.
+   */
+  admit?: (next: KubeObject, old: KubeObject | undefined) => void;
 }
 
 /** The result of a write. */
@@ -100,6 +106,7 @@ export class Writer {
     obj.kind = type.kind;
     createDefaults(type, obj, ctx);
     const validated = validateObject(type, obj, undefined, ctx);
+    opts.admit?.(validated, undefined);
     this.#setManagedFields(type, undefined, validated, opts, ctx.now);
     if (opts.dryRun) return { object: validated, unchanged: false, removed: false, warnings: ctx.warnings };
     this.store.put(type.storageKey, validated);
@@ -172,6 +179,7 @@ export class Writer {
     if (opts.subresource !== "status") fieldDefaults(type, next);
     const validated = opts.subresource === "status" ? next : validateObject(type, next, old, ctx);
     if (type.hasGeneration && specChanged(old, validated)) validated.metadata!.generation = (om.generation ?? 0) + 1;
+    opts.admit?.(validated, old);
     this.#setManagedFields(type, old, validated, opts, ctx.now);
     delete validated.metadata!.resourceVersion;
     const oldComparable = { ...old, metadata: { ...old.metadata, resourceVersion: undefined } };

@@ -50,8 +50,8 @@ describe("operator-runtime", () => {
   it("cluster --help prints the command's options and exits 0", async () => {
     const r = await complete(["cluster", "--help"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^usage: operator-runtime cluster \[--port N\] \[--simulate\] \[--kubeconfig PATH\]/);
-    for (const option of ["--port N", "--simulate", "--kubeconfig PATH"]) assert.ok(r.stdout.includes(`  ${option} `), option);
+    assert.match(r.stdout, /^usage: operator-runtime cluster \[--port N\] \[--simulate\] \[--authorization\] \[--kubeconfig PATH\]/);
+    for (const option of ["--port N", "--simulate", "--authorization", "--kubeconfig PATH"]) assert.ok(r.stdout.includes(`  ${option} `), option);
   });
 
   for (const [args, message] of [
@@ -93,6 +93,34 @@ describe("operator-runtime", () => {
       p.child.kill("SIGINT");
       assert.equal(await within(p.exit, "the cluster to exit after SIGINT", 15_000), 0, p.stdout() + p.stderr());
       assert.match(p.stdout(), /SIGINT: stopping LocalCluster/);
+    } finally {
+      p.child.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("cluster --authorization: serves HTTPS with RBAC, the kubeconfig being the admin's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cli-cluster-"));
+    const kc = join(dir, "kubeconfig");
+    const p = cli(["cluster", "--kubeconfig", kc, "--authorization"]);
+    try {
+      await waitFor(() => p.stdout().includes("Ctrl-C stops it."), "the cluster banner", 15_000).catch((err: Error) => {
+        throw new Error(`${err.message}\n${p.stdout()}${p.stderr()}`);
+      });
+      const url = /listening on (https:\/\/127\.0\.0\.1:\d+) /.exec(p.stdout());
+      assert.ok(url, p.stdout());
+      assert.match(p.stdout(), /^authorization: bearer tokens and RBAC; the kubeconfig is the admin \(group system:masters\)$/m);
+      const config = new KubeConfig();
+      config.loadFromFile(kc);
+      assert.equal(config.getCurrentCluster()?.server, url[1]);
+      const namespaces = await config.makeApiClient(CoreV1Api).listNamespace();
+      assert.ok(namespaces.items.some((n) => n.metadata?.name === "default"));
+      const anonymous = new KubeConfig();
+      anonymous.loadFromOptions({ ...config, users: [{ name: "nobody" }], contexts: [{ name: "c", cluster: config.getCurrentCluster()!.name, user: "nobody" }], currentContext: "c" });
+      const denied = await anonymous.makeApiClient(CoreV1Api).listNamespace().then(() => 0, (e: { code?: number }) => e.code);
+      assert.equal(denied, 401);
+      p.child.kill("SIGINT");
+      assert.equal(await within(p.exit, "the cluster to exit after SIGINT", 15_000), 0, p.stdout() + p.stderr());
     } finally {
       p.child.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });

@@ -23,6 +23,9 @@ const PACKAGES: ReadonlyMap<string, string> = new Map([
   ["autoscaling", "k8s.io.api.autoscaling.v1"],
   ["coordination.k8s.io", "k8s.io.api.coordination.v1"],
   ["events.k8s.io", "k8s.io.api.events.v1"],
+  ["rbac.authorization.k8s.io", "k8s.io.api.rbac.v1"],
+  ["authorization.k8s.io", "k8s.io.api.authorization.v1"],
+  ["authentication.k8s.io", "k8s.io.api.authentication.v1"],
 ]);
 
 /** The version each vendored package describes (the GA one). */
@@ -32,6 +35,9 @@ const VERSIONS: ReadonlyMap<string, string> = new Map([
   ["autoscaling", "v1"],
   ["coordination.k8s.io", "v1"],
   ["events.k8s.io", "v1"],
+  ["rbac.authorization.k8s.io", "v1"],
+  ["authorization.k8s.io", "v1"],
+  ["authentication.k8s.io", "v1"],
 ]);
 
 /** Top-level files; their imports (meta/v1, runtime, resource, intstr) load with them. */
@@ -41,6 +47,10 @@ const FILES = [
   "k8s.io/api/autoscaling/v1/generated.proto",
   "k8s.io/api/coordination/v1/generated.proto",
   "k8s.io/api/events/v1/generated.proto",
+  // Written for LocalCluster (see k8s-proto/README.md): the messages of the RBAC kinds and reviews.
+  "localcluster/rbac-v1.proto",
+  "localcluster/authorization-v1.proto",
+  "localcluster/authentication-v1.proto",
 ];
 
 /** Messages every group shares, looked up by kind whatever the envelope's apiVersion says. */

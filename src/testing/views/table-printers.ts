@@ -113,6 +113,33 @@ function age(obj: KubeObject, now: Date): string {
   return since(obj.metadata?.creationTimestamp, now);
 }
 
+const CREATED_AT = col("Created At", "date", "The time this object was created.");
+
+/** A Role or ClusterRole: its name and creation time (RFC 3339). */
+const rolePrinter: BuiltinPrinter = {
+  columns: [NAME, CREATED_AT],
+  cells: (o) => [o.metadata?.name ?? "", str(o.metadata?.creationTimestamp, "<unknown>")],
+};
+
+/** A RoleBinding or ClusterRoleBinding: `Kind/name` of its role; with `-o wide`, its subjects by kind. */
+const bindingPrinter: BuiltinPrinter = {
+  columns: [
+    NAME,
+    col("Role", "string", "The role the binding grants."),
+    AGE,
+    col("Users", "string", "Users in the binding.", 1),
+    col("Groups", "string", "Groups in the binding.", 1),
+    col("ServiceAccounts", "string", "ServiceAccounts in the binding.", 1),
+  ],
+  cells: (o, now) => {
+    const subjects = list(o.subjects);
+    const names = (kind: string) => subjects.filter((s) => s.kind === kind)
+      .map((s) => (kind === "ServiceAccount" ? `${str(s.namespace)}/${str(s.name)}` : str(s.name))).join(", ");
+    return [o.metadata?.name ?? "", `${str(at(o, "roleRef", "kind"))}/${str(at(o, "roleRef", "name"))}`, age(o, now),
+      names("User"), names("Group"), names("ServiceAccount")];
+  },
+};
+
 function podStatus(pod: KubeObject): string {
   let reason = str(at(pod, "status", "reason"), str(at(pod, "status", "phase"), "Pending"));
   let running = false;
@@ -351,8 +378,12 @@ export const printers: Readonly<Record<string, BuiltinPrinter>> = {
     columns: [NAME, col("Holder", "string", "The holder of the lease."), AGE],
     cells: (o, now) => [o.metadata?.name ?? "", str(at(o, "spec", "holderIdentity")), age(o, now)],
   },
+  Role: rolePrinter,
+  ClusterRole: rolePrinter,
+  RoleBinding: bindingPrinter,
+  ClusterRoleBinding: bindingPrinter,
   CustomResourceDefinition: {
-    columns: [NAME, col("Created At", "date", "The time this object was created.")],
+    columns: [NAME, CREATED_AT],
     cells: (o) => [o.metadata?.name ?? "", str(o.metadata?.creationTimestamp, "0001-01-01T00:00:00Z")],
   },
 };

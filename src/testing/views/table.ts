@@ -39,7 +39,8 @@ const AGE_COLUMN: PrinterColumn = {
 /**
  * The printer kube-apiserver would use for a built-in kind, or `undefined` if LocalCluster has
  * none. Known: ConfigMap, Secret, Deployment, StatefulSet, ReplicaSet, Pod, Service,
- * ServiceAccount, PersistentVolumeClaim, Namespace, Event, Lease, CustomResourceDefinition.
+ * ServiceAccount, PersistentVolumeClaim, Namespace, Event, Lease, CustomResourceDefinition, Role,
+ * ClusterRole, RoleBinding, ClusterRoleBinding.
  *
  * @example
  * builtinColumns("ConfigMap")?.columns.map((c) => c.name); // ["Name", "Data", "Age"]
