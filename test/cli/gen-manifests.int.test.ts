@@ -5,7 +5,8 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,9 +37,16 @@ async function manifests(args: string[]) {
   return { yaml: r.stdout, docs: loadAll(r.stdout) as Doc[] };
 }
 
-function kubectl(kubeconfig: string, args: string[]) {
+/** Runs kubectl asynchronously (LocalCluster answers it from this process); its exit status and output. */
+async function kubectl(kubeconfig: string, args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   assert.ok(KUBECTL, "no kubectl found (set KUBECTL or put kubectl on PATH)");
-  return spawnSync(KUBECTL, ["--kubeconfig", kubeconfig, ...args], { encoding: "utf8" });
+  try {
+    const { stdout, stderr } = await promisify(execFile)(KUBECTL, ["--kubeconfig", kubeconfig, ...args]);
+    return { status: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { status: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? String(err) };
+  }
 }
 
 describe("operator-runtime gen manifests", () => {
@@ -78,13 +86,13 @@ describe("operator-runtime gen manifests", () => {
       const file = join(dir, "all.yaml");
       await writeFile(file, yaml);
       const before = cluster.resourceVersion;
-      const dry = kubectl(cluster.kubeconfigPath, ["apply", "--server-side", "--dry-run=server", "-f", file]);
+      const dry = await kubectl(cluster.kubeconfigPath, ["apply", "--server-side", "--dry-run=server", "-f", file]);
       assert.equal(dry.status, 0, dry.stderr);
       assert.equal(dry.stdout.trim().split("\n").length, docs.length, dry.stdout);
       assert.equal(cluster.resourceVersion, before, "a dry run stores nothing");
-      const applied = kubectl(cluster.kubeconfigPath, ["apply", "-f", file]);
+      const applied = await kubectl(cluster.kubeconfigPath, ["apply", "-f", file]);
       assert.equal(applied.status, 0, applied.stderr);
-      const got = kubectl(cluster.kubeconfigPath, ["get", "crd/pinots.datainfra.io", "clusterrole/pinot-operator", "serviceaccount/pinot-operator",
+      const got = await kubectl(cluster.kubeconfigPath, ["get", "crd/pinots.datainfra.io", "clusterrole/pinot-operator", "serviceaccount/pinot-operator",
         "deployment/pinot-operator", "role/pinot-operator", "-o", "name"]);
       assert.equal(got.status, 0, got.stderr);
       assert.equal(got.stdout.trim().split("\n").length, 5);
