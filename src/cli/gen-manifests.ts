@@ -2,11 +2,10 @@
  * `operator-runtime gen manifests MODULE --image IMG`: everything to deploy an operator — its
  * CRDs, its RBAC and a Deployment running it with probes on the Manager's health endpoints.
  */
-import { parseArgs } from "node:util";
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { Manager } from "../manager/manager.ts";
 import type { GenCommand } from "./gen.ts";
-import { checkNames, nameOf, rbacObjects, toYaml } from "./gen-rbac.ts";
+import { nameOf, parseModuleArgs, rbacObjects, toYaml } from "./gen-rbac.ts";
 import { GenerateError, loadOperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -49,28 +48,13 @@ export interface ManifestArgs {
  * ```
  */
 export function parseManifestArgs(args: readonly string[]): ManifestArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: { image: { type: "string" }, namespace: { type: "string" }, name: { type: "string" }, replicas: { type: "string" } },
-      strict: true, allowPositionals: true,
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message, { cause: err });
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length ? `one MODULE expected, got ${positionals.length}: ${positionals.join(" ")}` : "MODULE is required");
-  }
+  const { common, values } = parseModuleArgs(args, { image: { type: "string" }, replicas: { type: "string" } });
   if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image)) {
     throw new UsageError(values.image === undefined ? "--image is required (the operator's container image)" : `--image must be an image reference without spaces, got "${values.image}"`);
   }
   const replicas = values.replicas === undefined ? 1 : /^\d+$/.test(values.replicas) ? Number(values.replicas) : Number.NaN;
   if (!(replicas >= 1 && replicas <= 10)) throw new UsageError(`--replicas must be an integer from 1 to 10, got "${values.replicas}"`);
-  const namespace = values.namespace ?? "default";
-  checkNames(namespace, values.name);
-  return { module: positionals[0]!, image: values.image, namespace, name: values.name, replicas };
+  return { ...common, image: values.image, replicas };
 }
 
 /** Seconds past the longest drain that the grace period adds: the cache stops, the Lease is released. */

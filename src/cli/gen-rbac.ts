@@ -65,23 +65,36 @@ export function checkNames(namespace: string, name: string | undefined): void {
  * ```
  */
 export function parseRbacArgs(args: readonly string[]): RbacArgs {
+  return parseModuleArgs(args, {}).common;
+}
+
+/**
+ * Reads `MODULE [--namespace NS] [--name NAME]` plus the string options in `more` (the values
+ * of those come back in `values`).
+ *
+ * @throws {UsageError} for a missing or extra MODULE, an unknown option or a malformed name.
+ */
+export function parseModuleArgs<K extends string>(args: readonly string[], more: Readonly<Record<K, { type: "string" }>>):
+  { common: RbacArgs; values: Partial<Record<K, string>> } {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { namespace: { type: "string" }, name: { type: "string" } },
+      options: { ...more, namespace: { type: "string" }, name: { type: "string" } },
       strict: true, allowPositionals: true,
     });
   } catch (err) {
     throw new UsageError((err as Error).message, { cause: err });
   }
-  const { values, positionals } = parsed;
+  const { positionals } = parsed;
+  const values = parsed.values as Record<string, string | undefined>;
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length ? `one MODULE expected, got ${positionals.length}: ${positionals.join(" ")}` : "MODULE is required");
   }
   const namespace = values.namespace ?? "default";
-  checkNames(namespace, values.name);
-  return { module: positionals[0]!, namespace, name: values.name };
+  const name = values.name;
+  checkNames(namespace, name);
+  return { common: { module: positionals[0]!, namespace, name }, values: values as Partial<Record<K, string>> };
 }
 
 /**

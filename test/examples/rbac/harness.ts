@@ -5,6 +5,7 @@
  * - {@link proveSufficient}: the scenario completes with zero 403s.
  * - {@link proveNecessary}: with any one rule removed, the operator meets a 403.
  */
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -117,4 +118,22 @@ export async function proveNecessary(module: ExampleModule, name: string, object
     if (mgr) await within(mgr.stop(), "mgr.stop()", 15_000).catch(() => undefined);
     await cluster.stop();
   }
+}
+
+/**
+ * The tests of one example: its generated RBAC is sufficient (zero 403s through its scenario)
+ * and each rule is necessary (a 403 without it).
+ */
+export async function describeRbacProof(name: string, module: ExampleModule): Promise<void> {
+  const rbac = await generatedRbac(name);
+  describe(`${name} operator with its generated RBAC`, () => {
+    it("converges through its scenario with zero 403s", async () => {
+      await proveSufficient(name, module, rbac.yaml);
+    });
+    for (const slot of ruleSlots(rbac.objects)) {
+      it(`meets a 403 without ${slot.label}`, async () => {
+        await proveNecessary(module, name, slot.without);
+      });
+    }
+  });
 }
