@@ -85,7 +85,8 @@ describe("bucketLabelSelector", () => {
   it("for no buckets is a valid selector that matches nothing", () => {
     const sel = parseLabelSelector(bucketLabelSelector([]));
     assert.equal(sel.isEmpty, false);
-    for (const labels of [undefined, {}, { [SHARD_BUCKET_LABEL]: "" }, { [SHARD_BUCKET_LABEL]: "0" }, { [SHARD_BUCKET_LABEL]: "none" }]) {
+    const cases: (Record<string, string> | undefined)[] = [undefined, {}, { [SHARD_BUCKET_LABEL]: "" }, { [SHARD_BUCKET_LABEL]: "0" }, { [SHARD_BUCKET_LABEL]: "none" }];
+    for (const labels of cases) {
       assert.equal(sel.matches(labels), false, JSON.stringify(labels));
     }
   });
