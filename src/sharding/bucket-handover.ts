@@ -79,6 +79,7 @@ export class BucketHandover {
   /** Moves every bucket one step along: claim, withdraw, promote, drain. */
   decide(input: HandoverInput): void {
     const { owners, takenByOthers, ready, leaving } = input;
+    const drained: number[] = [];
     for (let b = 0; b < owners.length; b++) {
       const mine = !leaving && owners[b] === this.#self;
       const st = this.#buckets.get(b);
@@ -96,8 +97,10 @@ export class BucketHandover {
         if (!ready || !mine) this.#withdraw(b, "no longer assigned here");
       } else if (st.phase === "serving" && (leaving || (ready && !mine))) {
         this.#drain(b, st, false);
+        drained.push(b);
       }
     }
+    if (drained.length > 0) this.#log.info("draining buckets", { buckets: drained });
   }
 
   /** What the next Lease write publishes. */
@@ -108,7 +111,7 @@ export class BucketHandover {
       if (st.phase === "claiming") claiming.push(b);
       else serving.push(b);
     }
-    return { serving, claiming };
+    return { serving: serving.sort((x, y) => x - y), claiming: claiming.sort((x, y) => x - y) };
   }
 
   /**
@@ -120,10 +123,14 @@ export class BucketHandover {
       const st = this.#buckets.get(b);
       if (st?.phase === "claiming") st.claimedIn ??= seq;
     }
+    const started: number[] = [];
     for (const b of serving) {
       const st = this.#buckets.get(b);
-      if (st?.phase === "promoting") this.#start(b, st);
+      if (st?.phase !== "promoting") continue;
+      this.#start(b, st);
+      started.push(b);
     }
+    if (started.length > 0) this.#log.info("took buckets", { buckets: started });
   }
 
   /** The lowest write number a claim still waits to see in the watch; undefined when none does. */
@@ -140,11 +147,14 @@ export class BucketHandover {
    * aborted signal; drains already running are aborted too).
    */
   lose(reason: unknown): void {
+    const stopped: number[] = [];
     for (const [b, st] of this.#buckets) {
       if (st.phase === "claiming" || st.phase === "promoting") this.#buckets.delete(b);
       else if (st.phase === "draining") st.hurry!.abort(reason);
       else this.#drain(b, st, true, reason);
+      if (st.phase === "draining") stopped.push(b);
     }
+    if (stopped.length > 0) this.#log.warn("stopping buckets at once", { buckets: stopped.sort((x, y) => x - y) });
   }
 
   /** Buckets whose keys may be dispatched to reconcile: started or starting, not draining. */
@@ -172,7 +182,6 @@ export class BucketHandover {
 
   #start(b: number, st: Bucket): void {
     st.phase = "starting";
-    this.#log.info("took a bucket", { bucket: b });
     st.started = (async () => this.#handler.start(b))().then(
       () => {
         if (st.phase === "starting") st.phase = "serving";
@@ -190,7 +199,6 @@ export class BucketHandover {
     st.hurry = new AbortController();
     if (hurry) st.hurry.abort(reason);
     const signal = st.hurry.signal;
-    this.#log.info(hurry ? "stopping a bucket at once" : "draining a bucket", { bucket: b });
     void (async () => {
       await st.started;
       for (;;) {
@@ -203,7 +211,7 @@ export class BucketHandover {
         }
       }
       if (this.#buckets.get(b) === st) this.#buckets.delete(b);
-      this.#log.info("drained a bucket", { bucket: b });
+      this.#log.debug("drained a bucket", { bucket: b });
       this.#changed();
     })();
   }

@@ -1,9 +1,8 @@
 /** Membership in a ring of replicas that split the hash space: a Lease per member, the bucket assignment, and the safe handover of buckets. */
 import { SharedInformer } from "../cache/informer.ts";
-import type { ResourceClient } from "../client/resource-client.ts";
 import { realClock } from "../controller/clock.ts";
 import type { Clock } from "../controller/clock.ts";
-import { AlreadyExistsError, ConflictError, NotFoundError, OperatorRuntimeError } from "../errors.ts";
+import { OperatorRuntimeError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
 import { CallbackSet } from "../manager/callback-set.ts";
@@ -13,7 +12,9 @@ import type { Runnable } from "../manager/runnable.ts";
 import { assignBuckets } from "./assignment.ts";
 import { SHARD_BUCKETS } from "./buckets.ts";
 import { BucketHandover, lostMembership } from "./bucket-handover.ts";
-import { RING_LABEL, checkRingName, memberLease, memberLeaseName } from "./ring-lease.ts";
+import { MemberLeaseStore, changedUnderUs } from "./member-lease-store.ts";
+import type { Published } from "./member-lease-store.ts";
+import { RING_LABEL, checkRingName, memberLeaseName } from "./ring-lease.ts";
 import type { RingLostReason, RingMembershipOptions, ShardHandler } from "./ring-options.ts";
 import { RingView } from "./ring-view.ts";
 import type { PeerView } from "./ring-view.ts";
@@ -92,7 +93,6 @@ export class RingMembership implements Runnable {
   readonly ring: string;
   /** The name of this member's Lease. */
   readonly leaseName: string;
-  readonly #client: ResourceClient;
   readonly #namespace: string;
   readonly #bucketCount: number;
   readonly #leaseMs: number;
@@ -100,14 +100,12 @@ export class RingMembership implements Runnable {
   readonly #retryMs: number;
   readonly #log: Logger;
   readonly #clock: Clock;
-  readonly #now: () => number;
+  readonly #store: MemberLeaseStore;
   readonly #informer: SharedInformer<Lease>;
   readonly #view: RingView;
   readonly #handover: BucketHandover;
   readonly #onLost: CallbackSet<RingLostReason>;
   #state: "new" | "running" | "leaving" | "stopped" = "new";
-  /** This member's Lease as last written (or read before the first write). */
-  #lease: Lease | undefined;
   #joined = false;
   /** When the last write was sent, and whether it failed (then the next waits a retry period). */
   #lastAttemptAt = -Infinity;
@@ -120,6 +118,7 @@ export class RingMembership implements Runnable {
   #writes = 0;
   readonly #writtenRvs = new Map<number, string>();
   #published = "";
+  #servingPublished: number[] = [];
   #members: string[] = [];
   #lastGc = -Infinity;
   #stepTimer: unknown;
@@ -148,7 +147,9 @@ export class RingMembership implements Runnable {
     this.ring = ring;
     this.name = `shard-ring ${ring}`;
     this.leaseName = memberLeaseName(ring, identity);
-    this.#client = options.client;
+    this.#store = new MemberLeaseStore(options.client, {
+      namespace, ring, name: this.leaseName, identity, durationMs: leaseDurationMs, buckets, now: options.now ?? Date.now,
+    });
     this.#namespace = namespace;
     this.#bucketCount = buckets;
     this.#leaseMs = leaseDurationMs;
@@ -156,7 +157,6 @@ export class RingMembership implements Runnable {
     this.#retryMs = retryPeriodMs;
     this.#log = (options.logger ?? createLogger()).child({ component: "shard-ring", ring, identity });
     const clock = (this.#clock = options.clock ?? realClock);
-    this.#now = options.now ?? Date.now;
     this.#view = new RingView(() => clock.now(), leaseDurationMs, buckets);
     this.#handover = new BucketHandover(identity, options.handler, this.#log, clock, retryPeriodMs, () => this.#kick());
     this.#onLost = new CallbackSet("onLost", this.#log);
@@ -263,17 +263,11 @@ export class RingMembership implements Runnable {
     this.#state = "stopped";
     this.#clearTimers();
     await this.#stepping;
-    const lease = this.#lease;
-    if (lease?.metadata?.resourceVersion) {
-      try {
-        await this.#client.delete(
-          { ...LEASE_KIND, namespace: this.#namespace, name: this.leaseName },
-          { preconditions: { uid: lease.metadata.uid!, resourceVersion: lease.metadata.resourceVersion }, signal: AbortSignal.timeout(this.#renewMs) },
-        );
-        this.#log.info("left the ring");
-      } catch (err) {
-        this.#log.warn("could not delete the member Lease; the others take over once it expires", { lease: this.leaseName, error: err });
-      }
+    try {
+      await this.#store.delete(AbortSignal.timeout(this.#renewMs));
+      this.#log.info("left the ring");
+    } catch (err) {
+      this.#log.warn("could not delete the member Lease; the others take over once it expires", { lease: this.leaseName, error: err });
     }
     this.#joined = false;
     await this.#informer.stop();
@@ -327,9 +321,12 @@ export class RingMembership implements Runnable {
     const published = JSON.stringify([serving, claiming, leaving]);
     const periodOver = this.#clock.now() - this.#lastAttemptAt >= this.#retryMs;
     const due = this.#retryNow || periodOver || (!this.#lastFailed && published !== this.#published);
-    if (due && (await this.#write(serving, claiming, leaving))) {
+    if (due && (await this.#write({ serving, claiming, leaving }))) {
       if (this.#state === "stopped") return; // abandoned meanwhile: no callbacks any more
+      const released = this.#servingPublished.filter((b) => !serving.includes(b));
+      if (released.length > 0) this.#log.info("released buckets", { buckets: released });
       this.#published = published;
+      this.#servingPublished = serving;
       this.#handover.written(this.#writes, serving, claiming);
     }
     if (leaving && this.#handover.isEmpty() && (this.#published === JSON.stringify([[], [], true]) || !this.#valid())) this.#drained?.();
@@ -357,7 +354,7 @@ export class RingMembership implements Runnable {
   }
 
   /** Writes this member's Lease (creating or taking it over if needed). Never throws; true on success. */
-  async #write(serving: number[], claiming: number[], leaving: boolean): Promise<boolean> {
+  async #write(published: Published): Promise<boolean> {
     const abort = (this.#requestAbort = new AbortController());
     const isRetry = this.#retryNow;
     this.#retryNow = false;
@@ -365,33 +362,14 @@ export class RingMembership implements Runnable {
     this.#lastFailed = true;
     const boundMs = this.#valid() ? this.#validUntil - this.#clock.now() : this.#renewMs;
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1, Math.ceil(boundMs)))]);
-    const ref = { ...LEASE_KIND, namespace: this.#namespace, name: this.leaseName };
     try {
-      if (!this.#lease) {
-        const found = await this.#client.get<Lease>(ref, { signal }).catch((err: unknown) => {
-          if (err instanceof NotFoundError) return undefined;
-          throw err;
-        });
-        const holder = found?.spec?.holderIdentity ?? "";
-        if (found && holder !== "" && holder !== this.identity) {
-          throw new OperatorRuntimeError(`Lease ${this.leaseName} is held by ${holder}, not ${this.identity}: two identities hash alike. Fix: use another identity.`);
-        }
-        this.#lease = found;
-      }
       const sentAt = this.#clock.now();
-      const body = memberLease(this.#lease, {
-        namespace: this.#namespace, ring: this.ring, name: this.leaseName, identity: this.identity, durationMs: this.#leaseMs,
-        now: this.#now(), buckets: this.#bucketCount, serving, claiming, leaving,
-      });
-      const written = this.#lease ? await this.#client.replace<Lease>(body, { signal }) : await this.#client.create<Lease>(body, { signal });
-      this.#renewed(written, sentAt);
+      this.#renewed(await this.#store.write(published, signal), sentAt);
       this.#lastFailed = false;
       return true;
     } catch (err) {
-      if (err instanceof ConflictError || err instanceof AlreadyExistsError || err instanceof NotFoundError) {
-        this.#lease = undefined; // changed or deleted by someone else: read it again (at once, the first time)
-        if (!isRetry) this.#retryNow = this.#again = true;
-      }
+      // Someone else wrote or deleted the Lease: the store reads it again; once, at once.
+      if (changedUnderUs(err) && !isRetry) this.#retryNow = this.#again = true;
       this.#log.warn(this.#joined ? "member Lease renewal failed" : "member Lease write failed", { lease: this.leaseName, error: err });
       return false;
     } finally {
@@ -400,7 +378,6 @@ export class RingMembership implements Runnable {
   }
 
   #renewed(lease: Lease, sentAt: number): void {
-    this.#lease = lease;
     this.#writes++;
     this.#writtenRvs.set(this.#writes, lease.metadata?.resourceVersion ?? "");
     const keepFrom = this.#handover.oldestClaim() ?? this.#writes;
@@ -441,21 +418,7 @@ export class RingMembership implements Runnable {
   #collectGarbage(): void {
     if (this.#clock.now() - this.#lastGc < this.#leaseMs) return;
     this.#lastGc = this.#clock.now();
-    for (const lease of this.#view.abandoned(this.leaseName, this.#leaseMs)) {
-      const { name, uid, resourceVersion } = lease.metadata ?? {};
-      if (!name) continue;
-      this.#client
-        .delete({ ...LEASE_KIND, namespace: this.#namespace, name }, {
-          ...(uid || resourceVersion ? { preconditions: { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) } } : {}),
-          signal: AbortSignal.timeout(this.#renewMs),
-        })
-        .then(
-          () => this.#log.info("deleted the Lease of a departed member", { lease: name, member: lease.spec?.holderIdentity ?? "" }),
-          (err: unknown) => {
-            if (!(err instanceof NotFoundError) && !(err instanceof ConflictError)) this.#log.warn("could not delete a departed member's Lease", { lease: name, error: err });
-          },
-        );
-    }
+    this.#store.deleteDeparted(this.#view.abandoned(this.leaseName, this.#leaseMs), this.#renewMs, this.#log);
   }
 
   #clearTimers(): void {
