@@ -120,6 +120,8 @@ export class RingMembership implements Runnable {
   #published = "";
   #servingPublished: number[] = [];
   #members: string[] = [];
+  /** The assignment of the members last asked about. */
+  #assigned: { key: string; owners: (string | undefined)[] } | undefined;
   #lastGc = -Infinity;
   #stepTimer: unknown;
   #deadlineTimer: unknown;
@@ -199,7 +201,9 @@ export class RingMembership implements Runnable {
 
   /** The assignment this member derives from {@link RingMembership.members}: entry b names b's owner. */
   assignment(): (string | undefined)[] {
-    return assignBuckets(this.#members, this.#bucketCount);
+    const key = this.#members.join("\u0000");
+    if (this.#assigned?.key !== key) this.#assigned = { key, owners: assignBuckets(this.#members, this.#bucketCount) };
+    return [...this.#assigned.owners];
   }
 
   /** Whether this member's Lease is renewed (within the renew deadline). */
@@ -378,12 +382,13 @@ export class RingMembership implements Runnable {
   }
 
   #renewed(lease: Lease, sentAt: number): void {
+    if (this.#state === "stopped") return;
     this.#writes++;
     this.#writtenRvs.set(this.#writes, lease.metadata?.resourceVersion ?? "");
     const keepFrom = this.#handover.oldestClaim() ?? this.#writes;
     for (const n of this.#writtenRvs.keys()) if (n < keepFrom) this.#writtenRvs.delete(n);
     this.#validUntil = sentAt + this.#renewMs;
-    if (!this.#joined && this.#state !== "stopped") this.#log.info("joined the ring", { lease: this.leaseName });
+    if (!this.#joined) this.#log.info("joined the ring", { lease: this.leaseName });
     this.#joined = true;
     this.#clock.clearTimeout(this.#deadlineTimer);
     this.#deadlineTimer = this.#clock.setTimeout(() => this.#lose(), Math.max(0, this.#validUntil - this.#clock.now()));
