@@ -217,7 +217,14 @@ export class BucketHandover {
   }
 }
 
-/** Thrown into drains when membership is lost: the reason their signal carries. */
+/**
+ * The reason an aborted drain's signal carries when membership is lost.
+ *
+ * @example
+ * ```ts
+ * handover.lose(lostMembership("pod-a")); // signal.reason.message names pod-a and the renew deadline
+ * ```
+ */
 export function lostMembership(identity: string): OperatorRuntimeError {
   return new OperatorRuntimeError(`ring membership of ${identity} lost: its Lease could not be renewed within the renew deadline`);
 }

@@ -124,7 +124,14 @@ export class MemberLeaseStore {
   }
 }
 
-/** Whether a write failed because someone else wrote or deleted the Lease. */
+/**
+ * Whether a write failed because someone else wrote or deleted the Lease (409 or 404).
+ *
+ * @example
+ * ```ts
+ * await store.write(published, signal).catch((err) => { if (changedUnderUs(err)) retryNow = true; });
+ * ```
+ */
 export function changedUnderUs(err: unknown): boolean {
   return err instanceof ConflictError || err instanceof AlreadyExistsError || err instanceof NotFoundError;
 }
