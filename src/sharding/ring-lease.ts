@@ -1,6 +1,6 @@
 /** A ring member's Lease: its name, labels, and the buckets it publishes as serving, claiming or leaving. */
 import { OperatorRuntimeError } from "../errors.ts";
-import { holdingLease, releasedLease } from "../manager/lease-record.ts";
+import { holdingLease } from "../manager/lease-record.ts";
 import type { Lease } from "../manager/lease-record.ts";
 import { fnv1a64 } from "./hash.ts";
 
@@ -136,22 +136,6 @@ export function memberLease(current: Lease | undefined, s: MemberState): Lease {
   if (s.leaving) annotations[LEAVING_ANNOTATION] = "true";
   else delete annotations[LEAVING_ANNOTATION];
   return { ...held, metadata: { ...held.metadata, labels: { ...held.metadata?.labels, [RING_LABEL]: s.ring }, annotations } };
-}
-
-/**
- * The body releasing a member's Lease on a graceful leave: holderIdentity "" and no buckets
- * published, so every other member may take them at once.
- *
- * @example
- * ```ts
- * await client.replace(releasedMemberLease(ourLease, Date.now()));
- * ```
- */
-export function releasedMemberLease(current: Lease, now: number): Lease {
-  const released = releasedLease(current, now);
-  const annotations: Record<string, string> = { ...released.metadata?.annotations, [SERVING_ANNOTATION]: "", [CLAIMING_ANNOTATION]: "" };
-  delete annotations[LEAVING_ANNOTATION];
-  return { ...released, metadata: { ...released.metadata, annotations } };
 }
 
 /**

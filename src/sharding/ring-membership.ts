@@ -230,7 +230,12 @@ export class RingMembership implements Runnable {
     this.#kick();
   }
 
-  /** Leaves the ring: drains every bucket, unpublishes them, deletes the Lease. Idempotent. */
+  /**
+   * Leaves the ring: marks the Lease leaving, drains every bucket (renewing meanwhile),
+   * unpublishes each as it drains, then deletes the Lease. Resolves once all that is done; it
+   * waits for every `stop` of the handler, so bound it by the pod's termination grace period
+   * if a drain can hang. Idempotent.
+   */
   stop(): Promise<void> {
     this.#stopping ??= this.#leave();
     return this.#stopping;
