@@ -9,7 +9,8 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/resource-client.ts";
 import type { Lease } from "../../src/manager/lease-record.ts";
 import { SHARD_BUCKETS } from "../../src/sharding/buckets.ts";
-import { BUCKETS_ANNOTATION, memberLease, memberLeaseName } from "../../src/sharding/ring-lease.ts";
+import { LEASE_KIND } from "../../src/manager/lease-record.ts";
+import { BUCKETS_ANNOTATION, CLAIMING_ANNOTATION, SERVING_ANNOTATION, memberLease, memberLeaseName } from "../../src/sharding/ring-lease.ts";
 import type { RingMembership } from "../../src/sharding/ring-membership.ts";
 import { NS, Ring } from "./ring-harness.ts";
 import { waitFor, within } from "../support/wait.ts";
@@ -83,6 +84,35 @@ describe("RingMembership and the buckets other members publish", () => {
       await y([]);
       const mine = a.assignment().filter((o) => o === "a").length;
       await waitFor(() => a.served().size === mine, "a to take its share once y counts the same");
+    } finally {
+      await ring.close();
+    }
+  });
+
+  it("withdraws its claim when a competitor's claim, written before its own landed, is in view", async () => {
+    const ring = new Ring(cluster, client, "race");
+    const x = handMember("race", "x");
+    // a writes only when what it publishes changes (renewals are 20 s apart), so the test can hold one write.
+    const slow = { leaseDurationMs: 60_000, renewDeadlineMs: 40_000, retryPeriodMs: 20_000 };
+    try {
+      await x(ALL);
+      const a = await ring.join("a", slow);
+      await waitFor(() => a.members().length === 2, "a to see x");
+      const contested = a.assignment().indexOf("a");
+      assert.ok(contested >= 0);
+      const others = ALL.filter((b) => b !== contested);
+      const held = cluster.inject({ verb: "update", resource: "leases", name: a.leaseName, latencyMs: 500, times: 1 });
+      await x(others); // frees the bucket: a claims it, and its write is held by the server
+      await waitFor(() => held.hits === 1, "a's claim to reach the server");
+      await x(others, [contested]); // x claims it too, stored before a's claim
+      const aLease = () => client.get<Lease>({ ...LEASE_KIND, namespace: NS, name: a.leaseName });
+      const updates = () => cluster.requests.count({ verb: "update", resource: "leases", name: a.leaseName });
+      await waitFor(async () => updates() >= 2 && (await aLease()).metadata!.annotations![CLAIMING_ANNOTATION] === "", "a to withdraw its claim");
+      assert.equal((await aLease()).metadata!.annotations![SERVING_ANNOTATION], "");
+      assert.equal(a.served().has(contested), false);
+      assert.equal(ring.log.spans.some((s) => s.bucket === contested), false, "a never started the contested bucket");
+      await x(others);
+      await waitFor(() => a.served().has(contested), "a to take the bucket once x dropped its claim");
     } finally {
       await ring.close();
     }
