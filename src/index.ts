@@ -41,6 +41,7 @@ export * from "./errors.ts";
 export * from "./kinds/index.ts";
 export type { ObjectReader, OwnerIndexedReader, ListOptions } from "./client/types.ts";
 export { Manager, ControllerBuilder } from "./manager/manager.ts";
+export * from "./sharding/index.ts";
 export { BUILDER_VERBS, WATCH_VERBS, VERBS } from "./rbac/access.ts";
 export type { Verb, KindAccess, KindUse, ControllerAccess } from "./rbac/access.ts";
 export { rbacRules } from "./rbac/rules.ts";
