@@ -97,6 +97,8 @@ export class Cache implements OwnerIndexedReader, Runnable {
   #state: "new" | "started" | "stopped" = "new";
   /** Aborted by stop(): ends starts and reads still waiting for a first list. */
   #lifetime = new AbortController();
+  /** Aborted by {@link abortSyncWaits}: reads waiting for an informer's first sync give up. */
+  #syncWaits = new AbortController();
 
   constructor(options: CacheOptions) {
     this.#o = options;
@@ -135,6 +137,7 @@ export class Cache implements OwnerIndexedReader, Runnable {
   async start(signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw signal.reason;
     if (this.#state !== "started") this.#lifetime = new AbortController();
+    if (this.#syncWaits.signal.aborted) this.#syncWaits = new AbortController();
     this.#state = "started";
     for (const informer of this.#informers.values()) this.#run(informer);
     try {
@@ -143,6 +146,16 @@ export class Cache implements OwnerIndexedReader, Runnable {
       if (signal.aborted) await this.stop();
       throw err;
     }
+  }
+
+  /**
+   * Makes reads that wait for an informer's first sync (a reconcile reading a kind whose list
+   * keeps failing, e.g. for want of RBAC) reject at once, and later ones too until the cache
+   * starts again; reads of synced informers go on. A stopping Manager calls it before draining
+   * its controllers, so the drain does not wait out the reconcile timeout.
+   */
+  abortSyncWaits(): void {
+    this.#syncWaits.abort(new OperatorRuntimeError("cache: stopping; an informer that has not synced is not read"));
   }
 
   /** Stops every informer (their watches end); resolves when all have stopped. */
@@ -226,7 +239,7 @@ export class Cache implements OwnerIndexedReader, Runnable {
       `cache: ${informer.name} has not synced within ${ms} ms (its list keeps failing; see the logs).`,
     )), ms);
     try {
-      await abortable(informer.synced(), AbortSignal.any([timeout.signal, this.#lifetime.signal]));
+      await abortable(informer.synced(), AbortSignal.any([timeout.signal, this.#lifetime.signal, this.#syncWaits.signal]));
     } finally {
       clearTimeout(timer);
     }

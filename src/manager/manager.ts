@@ -245,6 +245,9 @@ export class Manager {
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       this.logger.info("stopping: draining controllers");
+      // A reconcile waiting for an informer that never synced (its list keeps failing) gives up
+      // now rather than holding the drain for its reconcile timeout.
+      this.cache.abortSyncWaits();
       await Promise.all(this.#leaderRunnables.map((r) => r.stop().catch((err) => this.logger.error("stop failed", { runnable: r.name, error: err }))));
       this.#abort.abort();
       await Promise.all(this.#runnables.map((r) => r.stop().catch(() => undefined)));

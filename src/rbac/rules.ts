@@ -44,7 +44,8 @@ const LEASES = { group: "coordination.k8s.io", resource: "leases" } as const;
  *   subresources (`.owns` defaults to the Builder's create, patch, delete; `.for` gets
  *   `finalizers` update when the controller owns kinds), where the kind is watched;
  * - for a controller writing with a Builder (an `.owns` without `verbs`), `get`, `list`,
- *   `watch` on the kinds a Builder reads on every pass ({@link BUILDER_READS});
+ *   `watch` on the kinds a Builder reads on every pass ({@link BUILDER_READS}), cluster-wide
+ *   (through the cache, a Builder's informers of them watch all namespaces);
  * - `create`, `patch` on `events.k8s.io` events when the Manager records events (in the
  *   namespaces of the primaries, or cluster-wide);
  * - on the leader Lease's namespace: `create` on leases, and `get`, `update` on that Lease only.
@@ -82,10 +83,11 @@ export function rbacRules(source: RbacSource, options: { crds?: readonly KubeObj
       grant(scope, r.group, `${r.resource}/finalizers`, use.finalizers);
     }
     if (c.access.builder) {
-      const primary = c.access.kinds[0];
+      // Cluster-wide even for namespace-limited controllers: a Builder reading through the
+      // cache (`reader: mgr.cache`) gets all-namespace informers of these kinds.
       for (const kind of BUILDER_READS) {
         const r = resolve(kind);
-        grant(primary?.namespace, r.group, r.resource, WATCH_VERBS);
+        grant(undefined, r.group, r.resource, WATCH_VERBS);
       }
     }
   }

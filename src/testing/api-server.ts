@@ -29,6 +29,9 @@ const VERSION = JSON.stringify({
 /** Requests LocalCluster's request log keeps by default (about 2.5 MB of records). */
 export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
 
+/** The log's verb for a denied non-resource request, by HTTP method. */
+const NON_RESOURCE_VERBS: Readonly<Record<string, ApiServerVerb>> = { GET: "get", POST: "create", PUT: "update", PATCH: "patch", DELETE: "delete" };
+
 /** Routes and serves API requests. */
 export class ApiServer {
   readonly ctx: ApiContext;
@@ -58,8 +61,17 @@ export class ApiServer {
     const access = this.ctx.access;
     if (!path) {
       if (access && !access.isPublic(url.pathname)) {
-        const user = access.identify(req);
-        access.authorize(nonResourceAttributes(user, method.toLowerCase(), url.pathname));
+        let user: UserInfo | undefined;
+        try {
+          user = access.identify(req);
+          access.authorize(nonResourceAttributes(user, method.toLowerCase(), url.pathname));
+        } catch (err) {
+          // Denials of non-resource paths (/metrics, /apis…) are logged too, under the path.
+          const code = sendError(res, err);
+          const verb = Object.hasOwn(NON_RESOURCE_VERBS, method) ? NON_RESOURCE_VERBS[method] : undefined;
+          if (verb) this.log.record({ verb, resource: url.pathname, code, injected: false, ...(user ? { user: user.name } : {}) });
+          return;
+        }
       }
       this.#nonResource(url, req, res);
       return;

@@ -62,6 +62,15 @@ describe("operator-runtime gen rbac", () => {
     assert.ok(!replicaset.some((r) => r.startsWith("/secrets")), "a controller without a Builder reads no Secrets");
   });
 
+  it("grants a namespace-limited Builder's reads cluster-wide, where its cache informers watch", async () => {
+    const docs = await gen(["test/cli/fixtures/namespaced-builder-operator.ts"]);
+    assert.deepEqual(lines(docs.find((d) => d.kind === "ClusterRole")), [
+      "/configmaps: get,list,watch", "/secrets: get,list,watch", "/services: get,list,watch",
+      "apps/deployments: get,list,watch", "apps/statefulsets: get,list,watch",
+    ]);
+    assert.deepEqual(lines(docs.find((d) => d.kind === "Role")), ["/configmaps/finalizers: update", "/services: create,patch,delete"]);
+  });
+
   it("defaults the name to the Manager's field manager and the namespace to default", async () => {
     const docs = await gen(["examples/replicaset/manager.ts"]);
     assert.equal(docs[0]!.metadata.name, "replicaset-operator");

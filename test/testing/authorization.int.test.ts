@@ -69,6 +69,8 @@ describe("LocalCluster authorization mode", { timeout: 60_000 }, () => {
     assert.equal(metrics.code, 403);
     assert.equal(metrics.body.message, 'forbidden: User "nobody" cannot get path "/metrics"');
     assert.deepEqual(metrics.body.details, {});
+    assert.deepEqual(cluster.requests.filter({ resource: "/metrics", code: 403 }).map((r) => [r.verb, r.user]), [["get", "nobody"]],
+      "a denied non-resource request is in the request log, under its path");
   });
 
   it("gives a service account what a Role in its namespace allows, there only, with kube-apiserver's 403 texts", async () => {

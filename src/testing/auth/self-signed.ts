@@ -70,7 +70,7 @@ export function selfSignedCertificate(): SelfSignedCertificate {
   const ecdsaWithSha256 = seq(oid("1.2.840.10045.4.3.2"));
   const now = Date.now();
   const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f;
+  serial[0] = (serial[0]! & 0x7f) | 0x40; // positive, and minimal DER (no leading zero byte): OpenSSL refuses padding
   const san = seq(der(0x87, Buffer.from([127, 0, 0, 1])), der(0x82, Buffer.from("localhost")));
   const tbs = seq(
     der(0xa0, integer(Buffer.from([2]))),
