@@ -37,11 +37,17 @@ export function shardSelectionOf(ctx: ApiContext, query: URLSearchParams): Shard
   }
   const { field, ranges } = parsed;
   const byUid = field === "object.metadata.uid";
-  // A uid is hashed once per stored version, not once per request that reads it.
+  // A uid is hashed once per stored version, a namespace once per request.
+  const namespaces = new Map<string, bigint>();
+  const namespaceHash = (ns: string) => {
+    let h = namespaces.get(ns);
+    if (h === undefined) namespaces.set(ns, (h = fnv1a64(ns)));
+    return h;
+  };
   return {
     selector: formatShardSelector(field, ranges),
     matches: (o) => {
-      const h = byUid ? uidHash(o) : fnv1a64(o.namespace);
+      const h = byUid ? uidHash(o) : namespaceHash(o.namespace);
       return ranges.some((r) => h >= r.start && h < r.end);
     },
   };
