@@ -13,6 +13,25 @@ import { SharedInformer } from "./informer.ts";
 import type { CacheTransformOption } from "./transform.ts";
 import { ownedIn } from "./owner-index.ts";
 import { labelSelectorMatcher } from "../util/label-selector.ts";
+import { normalizeShardSelector } from "../util/shard-range.ts";
+
+/**
+ * Options of {@link Cache.informer}: the scope and server-side filters of the informer.
+ *
+ * @example
+ * ```ts
+ * const options: CacheInformerOptions = { namespace: "prod", labelSelector: "app=web",
+ *   shardSelector: "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')" };
+ * ```
+ */
+export interface CacheInformerOptions {
+  /** Namespace scope; unset = all namespaces (and cluster-scoped kinds). */
+  namespace?: string;
+  /** Only objects with these labels. */
+  labelSelector?: string;
+  /** Only objects in these KEP-5866 hash ranges (see `SharedInformerOptions.shardSelector`). */
+  shardSelector?: string;
+}
 
 /**
  * Options of {@link Cache}.
@@ -107,16 +126,31 @@ export class Cache implements OwnerIndexedReader, Runnable {
 
   /**
    * The shared informer of `kind` in `options.namespace` (all namespaces when unset; leave it
-   * unset for cluster-scoped kinds). Created on first use; started at once if the cache runs.
+   * unset for cluster-scoped kinds), narrowed to `labelSelector` and the KEP-5866
+   * `shardSelector` when given. Created on first use; started at once if the cache runs. The
+   * same kind, namespace and selectors (a shard selector compared in canonical form) give the
+   * same informer.
+   *
+   * Caveat: an informer with a selector holds a subset, so `get`/`list`/`listByOwner` never
+   * read from it (they use, or create, the kind's informer without selectors): read a
+   * selected informer directly (`informer.get`, `informer.list`).
+   *
+   * @throws {InvalidSelectorError} for a malformed `shardSelector`.
+   * @example
+   * ```ts
+   * const mine = cache.informer(Pod, { shardSelector: formatShardSelector("object.metadata.uid", [splitHashSpace(3)[0]!]) });
+   * ```
    */
-  informer<T extends KubeObject = KubeObject>(kind: Kind<T>, options: { namespace?: string } = {}): SharedInformer<T> {
+  informer<T extends KubeObject = KubeObject>(kind: Kind<T>, options: CacheInformerOptions = {}): SharedInformer<T> {
     const namespace = options.namespace || undefined;
-    const key = informerKey(kind, namespace);
+    const labelSelector = options.labelSelector || undefined;
+    const shardSelector = options.shardSelector ? normalizeShardSelector(options.shardSelector) : undefined;
+    const key = informerKey(kind, namespace, labelSelector, shardSelector);
     let informer = this.#informers.get(key);
     if (!informer) {
       informer = new SharedInformer<KubeObject>({
         client: this.#o.client, kubeConfig: this.#o.kubeConfig, kind: { apiVersion: kind.apiVersion, kind: kind.kind },
-        namespace, logger: this.#log, timings: this.#o.timings, transform: this.#o.transform,
+        namespace, labelSelector, shardSelector, logger: this.#log, timings: this.#o.timings, transform: this.#o.transform,
       });
       this.#informers.set(key, informer);
       if (this.#state === "started") this.#run(informer);
@@ -251,6 +285,8 @@ export class Cache implements OwnerIndexedReader, Runnable {
   }
 }
 
-function informerKey(kind: KindRef, namespace: string | undefined): string {
-  return `${kind.apiVersion}|${kind.kind}|${namespace ?? ""}`;
+/** `apiVersion|kind|namespace`, then `|labels|shard` for an informer with selectors. */
+function informerKey(kind: KindRef, namespace: string | undefined, labelSelector?: string, shardSelector?: string): string {
+  const base = `${kind.apiVersion}|${kind.kind}|${namespace ?? ""}`;
+  return labelSelector || shardSelector ? `${base}|${labelSelector ?? ""}|${shardSelector ?? ""}` : base;
 }

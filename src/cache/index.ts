@@ -14,11 +14,12 @@
  * @module
  */
 export { Cache } from "./cache.ts";
-export type { CacheOptions } from "./cache.ts";
+export type { CacheInformerOptions, CacheOptions } from "./cache.ts";
 export { SharedInformer } from "./informer.ts";
 export { stripManagedFields } from "./transform.ts";
 export type { CacheTransform, CacheTransformOption } from "./transform.ts";
 export type { SharedInformerOptions } from "./informer.ts";
+export type { ShardFiltering } from "./shard-filter.ts";
 export { Reflector } from "./reflector.ts";
 export type { ReflectorOptions, ReflectorSink, ReflectorStats } from "./reflector.ts";
 export type { ReflectorTimings } from "./backoff.ts";
@@ -29,5 +30,10 @@ export type { LabelOperator, LabelRequirement, LabelSelector, LabelSelectorObjec
 export { escapeFieldValue, parseFieldSelector } from "../util/field-selector.ts";
 export type { FieldOperator, FieldRequirement, FieldSelector } from "../util/field-selector.ts";
 export { InvalidSelectorError } from "../util/selector-error.ts";
+export {
+  fnv1a64, formatShardSelector, normalizeShardSelector, parseShardSelector, shardHashOf, shardSelectorMatcher, splitHashSpace,
+  SHARD_FIELDS, SHARD_HASH_SPACE,
+} from "../util/shard-range.ts";
+export type { ShardField, ShardRange, ShardSelector } from "../util/shard-range.ts";
 export { fieldSelectorMatcher } from "./field-selector.ts";
 export type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";

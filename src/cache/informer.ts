@@ -12,6 +12,7 @@ import { Indexer, objectKey } from "./indexer.ts";
 import { addOwnerIndex } from "./owner-index.ts";
 import { Reflector } from "./reflector.ts";
 import type { ReflectorStats } from "./reflector.ts";
+import type { ShardFiltering } from "./shard-filter.ts";
 import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
 import { resolveTransform } from "./transform.ts";
 import type { CacheTransform, CacheTransformOption } from "./transform.ts";
@@ -35,6 +36,15 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   /** Server-side filters of the list and the watch. */
   labelSelector?: string | undefined;
   fieldSelector?: string | undefined;
+  /**
+   * A KEP-5866 shard selector, e.g. `shardRange(object.metadata.uid, '0x0000000000000000',
+   * '0x8000000000000000')` (`formatShardSelector` builds them): the informer holds only the
+   * objects whose hash is in range. Filtered by the API server when it supports sharded list
+   * and watch (Kubernetes v1.36+, `ShardedListAndWatch` gate), else by the informer itself,
+   * with one warning logged; {@link SharedInformer.shardFiltering} says which. A malformed
+   * selector throws `InvalidSelectorError` from the constructor.
+   */
+  shardSelector?: string | undefined;
   /** List in pages of this size (default: one request). */
   pageSize?: number | undefined;
   logger?: Logger | undefined;
@@ -71,6 +81,10 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  * as integers (resourceVersions are opaque in general; every known API server uses integers).
  * An event with the same resourceVersion as the stored copy changes nothing.
  *
+ * Sharding: with `shardSelector`, only objects in its hash ranges are stored and reported,
+ * whether the server filtered (`shardFiltering === "server"`) or the informer did
+ * (`"client"`: the server ignored the parameter, so every object crossed the network).
+ *
  * Memory: objects are stored without `metadata.managedFields` unless `transform: "none"` (the
  * default transform, as controller-runtime's); a 1 KiB object costs about 2 KiB of heap.
  *
@@ -92,6 +106,10 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   readonly needsLeaderElection = false;
   readonly kind: KindRef;
   readonly namespace: string | undefined;
+  /** The label selector of the list and watch, if any. */
+  readonly labelSelector: string | undefined;
+  /** The shard selector in canonical form (as sent and echoed), if any. */
+  readonly shardSelector: string | undefined;
   readonly #store: Indexer<T>;
   readonly #reflector: Reflector<T>;
   readonly #handlers = new Set<{ h: InformerEventHandler<T> }>();
@@ -108,14 +126,14 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   constructor(options: SharedInformerOptions<T>) {
     this.kind = options.kind;
     this.namespace = options.namespace;
-    this.name = `informer ${options.kind.apiVersion} ${options.kind.kind}${options.namespace ? ` in ${options.namespace}` : ""}`;
+    this.labelSelector = options.labelSelector || undefined;
     this.#log = (options.logger ?? silentLogger).child({ kind: options.kind.kind, namespace: options.namespace ?? "*" });
     this.#transform = resolveTransform(options.transform);
     this.#store = new Indexer<T>((index, obj, err) => this.#log.error("index function failed", { index, key: objectKey(obj), error: err }));
     this.#synced = new Promise((resolve) => (this.#resolveSynced = resolve));
     this.#reflector = new Reflector<T>({
       client: options.client, kubeConfig: options.kubeConfig, kind: options.kind, namespace: options.namespace,
-      labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, pageSize: options.pageSize,
+      labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, shardSelector: options.shardSelector, pageSize: options.pageSize,
       logger: options.logger, timings: options.timings,
       sink: {
         replace: (items) => this.#replace(this.#transform ? items.map((o) => this.#transform!(o)) : items),
@@ -123,7 +141,19 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
         stale: (stale) => this.#staleChanged(stale),
       },
     });
+    this.shardSelector = this.#reflector.shardSelector;
+    this.name = `informer ${options.kind.apiVersion} ${options.kind.kind}${options.namespace ? ` in ${options.namespace}` : ""}` +
+      `${this.labelSelector ? ` labels ${this.labelSelector}` : ""}${this.shardSelector ? ` shard ${this.shardSelector}` : ""}`;
     addOwnerIndex(this);
+  }
+
+  /**
+   * Where the shard selector is applied: `"server"` when the last list echoed it in
+   * `metadata.shardInfo`, `"client"` when the API server ignored it (no KEP-5866) and the
+   * informer filters; undefined without a shard selector or before the first list.
+   */
+  get shardFiltering(): ShardFiltering | undefined {
+    return this.#reflector.shardFiltering;
   }
 
   /**

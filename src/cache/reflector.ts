@@ -2,7 +2,8 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { ResourceInfo } from "../client/discovery.ts";
-import type { KindRef, KubeObject, ListOptions } from "../client/types.ts";
+import type { KindRef, KubeObject } from "../client/types.ts";
+import type { ListCallOptions } from "../client/client-options.ts";
 import { TooManyRequestsError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
@@ -10,6 +11,8 @@ import { Backoff, resolveTimings } from "./backoff.ts";
 import type { ReflectorTimings, ResolvedTimings } from "./backoff.ts";
 import { collectionPath, openWatch } from "./watch-stream.ts";
 import type { WatchEventType, WatchStream } from "./watch-stream.ts";
+import { ShardFilter } from "./shard-filter.ts";
+import type { ShardFiltering } from "./shard-filter.ts";
 
 /**
  * Where a reflector delivers what it learns. Calls never overlap and come in order.
@@ -55,6 +58,12 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
   namespace?: string | undefined;
   labelSelector?: string | undefined;
   fieldSelector?: string | undefined;
+  /**
+   * A KEP-5866 shard selector (`shardRange(object.metadata.uid, '0x…', '0x…') || …`): only
+   * objects in its hash ranges reach the sink — filtered by the server when it supports it,
+   * otherwise here (see {@link Reflector.shardFiltering}).
+   */
+  shardSelector?: string | undefined;
   /** List in pages of this size (default: one request). */
   pageSize?: number | undefined;
   sink: ReflectorSink<T>;
@@ -116,6 +125,11 @@ interface Session {
  * `relistAfterWatchFailures` consecutive failures. Failed lists back off the same way and are
  * retried. Lists never name a resourceVersion (a consistent read of the server's current state).
  *
+ * Sharding: with `shardSelector`, lists and watches send it (canonical form); a list whose
+ * `metadata.shardInfo` echoes it is stored as is, one without is filtered here (one warning
+ * logged), and every watch event is checked too (a watch may reach another API server than
+ * the list). {@link Reflector.shardFiltering} says which.
+ *
  * Staleness: the sink hears `stale(true)` as soon as a watch fails, and after a clean close or a
  * silent stream (routine: server timeouts, client-node's idle abort) only if the resume is not
  * accepted within `resumeGraceMs` (default 1 s); `stale(false)` once a list was delivered or the
@@ -153,12 +167,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
   readonly #t: ResolvedTimings;
   readonly #log: Logger;
   readonly #backoff: Backoff;
+  readonly #shard: ShardFilter | undefined;
   #rv = "";
   #stale = true;
   /** Marks stale when a resume after a clean close is not accepted in time. */
   #graceTimer: NodeJS.Timeout | undefined;
   #session: Session | undefined;
 
+  /** @throws {InvalidSelectorError} for a malformed `shardSelector`. */
   constructor(options: ReflectorOptions<T>) {
     this.#o = options;
     this.kind = options.kind;
@@ -168,6 +184,21 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.#log = (options.logger ?? silentLogger).child({
       kind: options.kind.kind, apiVersion: options.kind.apiVersion, namespace: options.namespace ?? "*",
     });
+    this.#shard = options.shardSelector ? new ShardFilter(options.shardSelector, this.#log) : undefined;
+  }
+
+  /**
+   * Where the shard selector is applied: `"server"` when the last list echoed it, `"client"`
+   * when the server ignored it and this reflector filters; undefined without a shard selector
+   * or before the first list.
+   */
+  get shardFiltering(): ShardFiltering | undefined {
+    return this.#shard?.mode;
+  }
+
+  /** The shard selector in canonical form (as sent, and as a KEP-5866 server echoes it), if any. */
+  get shardSelector(): string | undefined {
+    return this.#shard?.selector;
   }
 
   /** The last resourceVersion seen (from a list, an event or a bookmark); "" before the first list. */
@@ -230,9 +261,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
           if (listed === "stopped" || s.stopped) return;
           this.#rv = listed.resourceVersion;
           this.stats.lists++;
-          this.#deliver(() => this.#o.sink.replace(listed.items, listed.resourceVersion));
+          const items = this.#shard ? this.#shard.listed(listed.items, listed.shardInfo) : listed.items;
+          this.#deliver(() => this.#o.sink.replace(items, listed.resourceVersion));
           this.#setStale(false);
-          this.#log.debug("listed", { items: listed.items.length, resourceVersion: listed.resourceVersion });
+          this.#log.debug("listed", { items: items.length, resourceVersion: listed.resourceVersion });
           needList = false;
           failedWatches = 0;
         } catch (err) {
@@ -298,6 +330,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       timeoutSeconds: Math.floor(t.minWatchTimeoutSeconds + t.random() * (span + 1)),
       labelSelector: this.#o.labelSelector,
       fieldSelector: this.#o.fieldSelector,
+      shardSelector: this.#shard?.selector,
     };
     this.stats.watches++;
     const watch = openWatch({
@@ -316,7 +349,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   #onEvent(s: Session, type: WatchEventType, obj: T): void {
     if (s.stopped) return;
     const rv = obj.metadata?.resourceVersion;
-    if (type !== "BOOKMARK") {
+    if (type !== "BOOKMARK" && (!this.#shard || this.#shard.keeps(obj))) {
       const typed = { apiVersion: this.#o.kind.apiVersion, kind: this.#o.kind.kind, ...obj } as T;
       this.#deliver(() => this.#o.sink.apply(type, typed));
     }
@@ -357,10 +390,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
-  #listOptions(): ListOptions {
+  #listOptions(): ListCallOptions {
     const o = this.#o;
     return {
       ...(this.namespace !== undefined ? { namespace: this.namespace } : {}),
+      ...(this.#shard ? { shardSelector: this.#shard.selector } : {}),
       ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
       ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
       ...(o.pageSize !== undefined ? { limit: o.pageSize } : {}),

@@ -1,7 +1,7 @@
 /** The option and result types of ResourceClient's methods. */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { RequestCounter } from "./request-counter.ts";
-import type { KubeObject } from "./types.ts";
+import type { KubeObject, ListOptions } from "./types.ts";
 
 /**
  * Options of {@link ResourceClient}.
@@ -86,7 +86,43 @@ export interface DeleteOptions extends RequestOptions {
 }
 
 /**
- * One page of a list. `continue` is set when more pages follow.
+ * A list response's `metadata.shardInfo` (KEP-5866): the shard selector the server applied,
+ * echoed in its canonical form. Its presence means the list is that shard's subset; its absence,
+ * after a list asking for a `shardSelector`, means the server ignored the parameter (no
+ * KEP-5866 support, or its `ShardedListAndWatch` feature gate is off) and sent everything.
+ *
+ * @example
+ * ```ts
+ * const page = await client.list(Pod, { shardSelector });
+ * const filteredByServer = page.shardInfo !== undefined;
+ * ```
+ */
+export interface ShardInfo {
+  selector: string;
+}
+
+/**
+ * Options of {@link ResourceClient.list} and {@link ResourceClient.listAll} beyond {@link ListOptions}.
+ *
+ * @example
+ * ```ts
+ * const opts: ListCallOptions = { namespace: "default", limit: 100,
+ *   shardSelector: "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')" };
+ * ```
+ */
+export interface ListCallOptions extends ListOptions, RequestOptions {
+  /**
+   * A KEP-5866 shard selector (`?shardSelector=`): only objects whose hash is in its ranges.
+   * Servers without the feature ignore it and send everything: check the page's
+   * {@link ShardInfo} (`formatShardSelector` builds selectors, `shardSelectorMatcher` filters
+   * client-side).
+   */
+  shardSelector?: string;
+}
+
+/**
+ * One page of a list. `continue` is set when more pages follow; `shardInfo` when the server
+ * applied a `shardSelector` (see {@link ShardInfo}).
  *
  * @example
  * ```ts
@@ -97,4 +133,5 @@ export interface ListPage<T extends KubeObject = KubeObject> {
   items: T[];
   resourceVersion: string;
   continue?: string;
+  shardInfo?: ShardInfo;
 }

@@ -13,7 +13,7 @@
  * @module
  */
 export { ResourceClient } from "./resource-client.ts";
-export type { DeleteOptions, ListPage, PatchType, RequestOptions, ResourceClientOptions, WriteOptions } from "./client-options.ts";
+export type { DeleteOptions, ListCallOptions, ListPage, PatchType, RequestOptions, ResourceClientOptions, ShardInfo, WriteOptions } from "./client-options.ts";
 export type { ResourceInfo } from "./discovery.ts";
 export { RequestCounter } from "./request-counter.ts";
 export type { ClientRequestRecord, RequestVerb } from "./request-counter.ts";

@@ -8,8 +8,8 @@ import type { RequestVerb } from "./request-counter.ts";
 import { Transport } from "./transport.ts";
 import type { TransportRequest } from "./transport.ts";
 import { passWriteGate } from "./write-gate.ts";
-import type { DeleteOptions, ListPage, PatchType, RequestOptions, ResourceClientOptions, WriteOptions } from "./client-options.ts";
-import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
+import type { DeleteOptions, ListCallOptions, ListPage, PatchType, RequestOptions, ResourceClientOptions, ShardInfo, WriteOptions } from "./client-options.ts";
+import type { Kind, KindRef, KubeObject, ObjectReader, ObjectRef } from "./types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
 import type { ObjectInput } from "../kinds/kind.ts";
 import type { Plain } from "../kinds/plain.ts";
@@ -135,8 +135,11 @@ export class ResourceClient {
    * One page of a list; across all namespaces when `options.namespace` is unset (ignored for
    * cluster-scoped kinds). Items carry apiVersion and kind, which the server leaves out of lists.
    * An expired `continue` token throws GoneError: list again from the start.
+   *
+   * With `shardSelector` (KEP-5866), the page's `shardInfo` tells whether the server applied it;
+   * without it the items are unfiltered (this method never filters client-side).
    */
-  async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions & RequestOptions & { continue?: string } = {}): Promise<ListPage<T>> {
+  async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListCallOptions & { continue?: string } = {}): Promise<ListPage<T>> {
     this.#cancellation(options).signal?.throwIfAborted();
     const info = await this.resourceFor(kind);
     const namespace = info.namespaced ? options.namespace : undefined;
@@ -145,27 +148,36 @@ export class ResourceClient {
     if (options.fieldSelector) query.set("fieldSelector", options.fieldSelector);
     if (options.limit !== undefined) query.set("limit", String(options.limit));
     if (options.continue) query.set("continue", options.continue);
+    if (options.shardSelector) query.set("shardSelector", options.shardSelector);
     const { body } = await this.#transport.send({
       method: "GET", path: pathOf(info, namespace), query, verb: "list", resource: info.plural, ...(namespace ? { namespace } : {}),
       ...this.#cancellation(options),
     });
-    const list = (body ?? {}) as { items?: KubeObject[] | null; metadata?: { resourceVersion?: string; continue?: string } };
+    const list = (body ?? {}) as { items?: KubeObject[] | null; metadata?: { resourceVersion?: string; continue?: string; shardInfo?: Partial<ShardInfo> } };
     const items = (list.items ?? []).map((item) => ({ apiVersion: kind.apiVersion, kind: kind.kind, ...item }) as T);
     const page: ListPage<T> = { items, resourceVersion: list.metadata?.resourceVersion ?? "" };
     if (list.metadata?.continue) page.continue = list.metadata.continue;
+    const shardInfo = list.metadata?.shardInfo;
+    if (shardInfo && typeof shardInfo.selector === "string") page.shardInfo = { selector: shardInfo.selector };
     return page;
   }
 
-  /** Every page of a list, following `continue`; `resourceVersion` is the last page's. */
-  async listAll<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListOptions & RequestOptions = {}): Promise<{ items: T[]; resourceVersion: string }> {
+  /**
+   * Every page of a list, following `continue`; `resourceVersion` is the last page's.
+   * `shardInfo` is set only when every page carried the same one: pages may come from different
+   * API servers, and one without KEP-5866 sends its page unfiltered.
+   */
+  async listAll<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListCallOptions = {}): Promise<{ items: T[]; resourceVersion: string; shardInfo?: ShardInfo }> {
     const items: T[] = [];
     let page = await this.list<T>(kind, options);
+    let shardInfo = page.shardInfo;
     items.push(...page.items);
     while (page.continue) {
       page = await this.list<T>(kind, { ...options, continue: page.continue });
+      if (page.shardInfo?.selector !== shardInfo?.selector) shardInfo = undefined;
       items.push(...page.items);
     }
-    return { items, resourceVersion: page.resourceVersion };
+    return { items, resourceVersion: page.resourceVersion, ...(shardInfo ? { shardInfo } : {}) };
   }
 
   /** Creates an object in `obj.metadata.namespace` (POST). */

@@ -23,6 +23,11 @@ export interface ApiContext {
   bookmarkIntervalMs: number;
   /** How long a read or watch waits for a resourceVersion ahead of the store before its 504. */
   resourceVersionWaitMs: number;
+  /**
+   * Whether lists, watches and collection deletes honour `?shardSelector=` (KEP-5866); when
+   * false it is ignored, as by an API server without the feature.
+   */
+  shardedListWatch: boolean;
   /** Authorization mode's authentication, RBAC and admission; undefined when every request is allowed. */
   access?: AccessControl;
 }

@@ -148,6 +148,18 @@ export interface LocalClusterOptions {
    * ```
    */
   authorization?: boolean;
+  /**
+   * Server-side sharded list and watch (KEP-5866, kube-apiserver v1.36's alpha
+   * `ShardedListAndWatch` feature gate; default true). Lists, watches and collection deletes of
+   * every kind take `?shardSelector=shardRange(object.metadata.uid, '0x0000000000000000',
+   * '0x8000000000000000')` (ranges joined by `||`; field `object.metadata.uid` or
+   * `object.metadata.namespace`; FNV-1a 64 hash; bounds of 16 hex digits, `[start, end)`) and
+   * answer only the objects in range; lists echo the applied selector in
+   * `metadata.shardInfo.selector`; a malformed selector is a 400. `false` serves it as an API
+   * server without the feature: the parameter is ignored (no filtering, no echo, no 400), to
+   * test a client's fallback.
+   */
+  shardedListWatch?: boolean;
 }
 
 const SEEDED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -214,8 +226,11 @@ export class LocalCluster {
           { name: ns, kind: "namespaces" });
       }
     });
+    if (options.shardedListWatch !== undefined && typeof options.shardedListWatch !== "boolean") {
+      throw new TypeError(`LocalCluster.start: shardedListWatch must be true or false, got ${JSON.stringify(options.shardedListWatch)}`);
+    }
     const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
-      resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS };
+      resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS, shardedListWatch: options.shardedListWatch ?? true };
     if (options.authorization !== undefined && typeof options.authorization !== "boolean") {
       throw new TypeError(`LocalCluster.start: authorization must be true or false, got ${JSON.stringify(options.authorization)}`);
     }

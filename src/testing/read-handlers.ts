@@ -1,5 +1,5 @@
 /**
- * GET requests: get by name, list (selectors, limit/continue, Tables) and watch.
+ * GET requests: get by name, list (selectors, shard selectors, limit/continue, Tables) and watch.
  */
 import type { ApiContext, ResourceRequest } from "./api-context.ts";
 import type { StoredObject } from "./object-store.ts";
@@ -17,6 +17,8 @@ import { serveWatch } from "./watch-handler.ts";
 import { awaitResourceVersion, minimumResourceVersion } from "./resource-version-wait.ts";
 import { parseLimit } from "./list-params.ts";
 import { listCandidates } from "./list-candidates.ts";
+import { shardSelectionOf } from "./shard-selector.ts";
+import type { ShardSelection } from "./shard-selector.ts";
 
 /**
  * Waits for a `resourceVersion=N` the store has not reached (504 when it is not reached in
@@ -64,6 +66,16 @@ export function selectorOf(type: ResourceType, query: URLSearchParams): (o: Stor
   return (o) => (!labels || labels.matches(o.labels)) && (!fields || fields(o.object() as Record<string, unknown>));
 }
 
+/**
+ * The label/field predicate `match` narrowed to a shard selection, when there is one. Parse
+ * the label and field selectors first: kube-apiserver answers their 400 before a shard
+ * selector's.
+ */
+export function withShard(match: (o: StoredObject) => boolean, shard: ShardSelection | undefined): (o: StoredObject) => boolean {
+  if (!shard) return match;
+  return match === SELECT_ALL ? (o) => shard.matches(o) : (o) => shard.matches(o) && match(o);
+}
+
 interface ContinueToken {
   rv: number;
   start: string;
@@ -72,7 +84,9 @@ interface ContinueToken {
 /** `GET .../{plural}` without watch. */
 export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const q = r.query;
-  const match = selectorOf(r.type, q);
+  const labelsAndFields = selectorOf(r.type, q);
+  const shard = shardSelectionOf(ctx, q);
+  const match = withShard(labelsAndFields, shard);
   const limit = parseLimit(q.get("limit"));
   const token = decodeContinue(q.get("continue"), ctx.store.resourceVersion);
   if (!token && !(await caughtUp(ctx, r))) return;
@@ -107,6 +121,8 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
     // storage and would include objects a selector does not match, so it stays unset).
     if (match === SELECT_ALL) metadata.remainingItemCount = remaining;
   }
+  // KEP-5866: the applied selector, so a client can tell a filtered list from an ignored parameter.
+  if (shard) metadata.shardInfo = { selector: shard.selector };
   const head = JSON.stringify({ kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata });
   const body = `${head.slice(0, -1)},"items":[${items.map((o) => renderView(r.type, o)).join(",")}]}`;
   sendJson(r.res, 200, body);
@@ -114,7 +130,8 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
 
 /** `GET ...?watch=true` */
 export function handleWatch(ctx: ApiContext, r: ResourceRequest): Promise<void> {
-  return serveWatch(ctx, r, selectorOf(r.type, r.query));
+  const labelsAndFields = selectorOf(r.type, r.query);
+  return serveWatch(ctx, r, withShard(labelsAndFields, shardSelectionOf(ctx, r.query)));
 }
 
 /** The key a continue token names: `namespace/name` (`/name` for cluster-scoped objects). */

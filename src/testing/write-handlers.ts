@@ -16,7 +16,8 @@ import { applyMergePatch } from "./patch/merge-patch.ts";
 import { applyStrategicMergePatch } from "./patch/strategic-merge.ts";
 import { ignoredFieldsFor, serverSideApply } from "./apply/server-side-apply.ts";
 import { validateEventsV1Create, validateEventsV1Update } from "./views/events.ts";
-import { selectorOf } from "./read-handlers.ts";
+import { selectorOf, withShard } from "./read-handlers.ts";
+import { shardSelectionOf } from "./shard-selector.ts";
 import { getScale, scaleToObject } from "./scale.ts";
 import { queryBool } from "./request-info.ts";
 import { PROTOBUF_MEDIA_TYPE, acceptsProtobuf, decodeProtobufObject } from "./protobuf/decode.ts";
@@ -303,10 +304,14 @@ export async function handleDelete(ctx: ApiContext, r: ResourceRequest): Promise
   sendJson(r.res, code, JSON.stringify(toView(r.type, object)));
 }
 
-/** DELETE a collection: every matching object, answered with the list of them. */
+/**
+ * DELETE a collection: every matching object (label, field and shard selectors, as
+ * kube-apiserver honours `shardSelector` on deletecollection), answered with the list of them.
+ */
 export async function handleDeleteCollection(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const opts = await deleteOptions(r);
-  const match = selectorOf(r.type, r.query);
+  const labelsAndFields = selectorOf(r.type, r.query);
+  const match = withShard(labelsAndFields, shardSelectionOf(ctx, r.query));
   const items: KubeObject[] = [];
   for (const o of ctx.store.list(r.type.storageKey, r.path.namespace)) {
     if (!match(o)) continue;

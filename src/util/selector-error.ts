@@ -2,7 +2,7 @@
 import { OperatorRuntimeError } from "../errors.ts";
 
 /**
- * A label or field selector that cannot be parsed or holds an invalid key or value.
+ * A label, field or shard selector that cannot be parsed or holds an invalid key or value.
  *
  * `problem` is worded exactly as kube-apiserver words it (`unable to parse requirement: …`,
  * `found ',', expected: …`), so LocalCluster answers it unchanged as a 400 BadRequest; the
@@ -19,13 +19,13 @@ import { OperatorRuntimeError } from "../errors.ts";
  */
 export class InvalidSelectorError extends OperatorRuntimeError {
   /** Which kind of selector. */
-  readonly selectorType: "label" | "field";
+  readonly selectorType: "label" | "field" | "shard";
   /** The selector as given: the string, or the JSON of a `metav1.LabelSelector` object. */
   readonly selector: string;
   /** What is wrong, in the API server's words. */
   readonly problem: string;
 
-  constructor(selectorType: "label" | "field", selector: string, problem: string) {
+  constructor(selectorType: "label" | "field" | "shard", selector: string, problem: string) {
     super(`invalid ${selectorType} selector ${JSON.stringify(selector)}: ${problem}`);
     this.name = "InvalidSelectorError";
     this.selectorType = selectorType;

@@ -6,7 +6,7 @@ import { InvalidSelectorError } from "../../src/util/selector-error.ts";
  * Asserts that `fn` throws an {@link InvalidSelectorError} of `type` whose `problem` (the
  * apiserver's wording, which LocalCluster answers with a 400) equals or matches `problem`.
  */
-export function assertInvalidSelector(type: "label" | "field", fn: () => unknown, problem: RegExp | string): void {
+export function assertInvalidSelector(type: "label" | "field" | "shard", fn: () => unknown, problem: RegExp | string): void {
   assert.throws(fn, (err: unknown) => {
     assert.ok(err instanceof InvalidSelectorError, `expected an InvalidSelectorError, got ${String(err)}`);
     assert.equal(err.selectorType, type);
