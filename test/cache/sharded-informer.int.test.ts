@@ -55,6 +55,8 @@ for (const sharded of [true, false]) {
       assert.equal(lower.shardSelector, LOWER);
       assert.deepEqual(keys(lower.list()), keys(made.filter((o) => inRange(o, LOWER_RANGE))));
       assert.equal(tally.initialAdds, lower.list().length, "handlers heard only the range's objects");
+      const listed = lower.list().length;
+      assert.equal(lower.eventsReceived, listed, "eventsReceived counts the range's listed objects only");
 
       // Live changes: only the range's objects get in, with their updates and deletes.
       const live: KubeObject[] = [];
@@ -70,6 +72,9 @@ for (const sharded of [true, false]) {
         const mine = inRange(o, LOWER_RANGE);
         assert.deepEqual([tally.adds.get(key) ?? 0, tally.updates.get(key) ?? 0, tally.deletes.get(key) ?? 0], mine ? [1, 1, 1] : [0, 0, 0], key);
       }
+      // Add, update and delete of each of the range's live objects; a relist would add its items.
+      if (lower.stats.lists === 1) assert.equal(lower.eventsReceived, listed + 3 * liveMine.length);
+      else assert.ok(lower.eventsReceived >= listed + 3 * liveMine.length);
     });
 
     it("two informers with complementary ranges partition every object, through changes and a relist", async (t) => {
