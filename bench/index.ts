@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- <name> [options]`: runs one benchmark (or all with no name) and prints its
  * table. Benchmarks measure; they never assert. Available: cluster, builder, runtime, hash,
- * memory, baseline, scale (run by name only). Arguments from the first `--option` on go to the benchmarks that take options
- * (`npm run bench -- scale --owners 100`).
+ * memory, baseline, scale and shards (these two run by name only). Arguments from the first
+ * `--option` on go to the benchmarks that take options (`npm run bench -- scale --owners 100`,
+ * `npm run bench -- shards --owners 500`).
  */
 const benches: Record<string, (argv: string[]) => Promise<void>> = {
   cluster: async () => (await import("./cluster.ts")).run(),
@@ -12,14 +13,15 @@ const benches: Record<string, (argv: string[]) => Promise<void>> = {
   memory: async () => (await import("./memory.ts")).run(),
   baseline: async () => (await import("./baseline.ts")).run(),
   scale: async (argv) => (await import("./scale.ts")).run(argv),
+  shards: async (argv) => (await import("./shards.ts")).run(argv),
 };
 
 const args = process.argv.slice(2);
 const firstOption = args.findIndex((a) => a.startsWith("-"));
 const wanted = firstOption < 0 ? args : args.slice(0, firstOption);
 const options = firstOption < 0 ? [] : args.slice(firstOption);
-// `scale` runs three processes per size for minutes: only when asked for by name.
-const names = wanted.length ? wanted : Object.keys(benches).filter((n) => n !== "scale");
+// `scale` and `shards` run several processes per size for minutes: only when asked for by name.
+const names = wanted.length ? wanted : Object.keys(benches).filter((n) => n !== "scale" && n !== "shards");
 for (const name of names) {
   const bench = benches[name];
   if (!bench) {

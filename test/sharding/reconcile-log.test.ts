@@ -45,6 +45,7 @@ describe("reconcile log", () => {
       const path = join(dir, "log");
       writeFileSync(path, `${JSON.stringify(begin("a", "k", 1))}\n${JSON.stringify(end("a", "k", 1, 2))}\n{"t":"beg`);
       assert.equal(readLog(path).length, 2);
+      assert.deepEqual(readLog(path, JSON.stringify(begin("a", "k", 1)).length + 1), [end("a", "k", 1, 2)], "from a byte offset");
       writeFileSync(path, `{"t":"beg\n${JSON.stringify(begin("a", "k", 1))}\n`);
       assert.throws(() => readLog(path), /unreadable line/);
     } finally {

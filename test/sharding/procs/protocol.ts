@@ -52,17 +52,20 @@ export interface InformerStats {
   labelSelector: string | null;
 }
 
-/** A replica's answer to `stats` (cumulative since the process started; heap after a GC when `--expose-gc`). */
+/** A replica's answer to `stats`: cumulative since the process started. */
 export interface ReplicaStats {
   identity: string;
   cpuMs: number;
   heapBytes: number;
   rssBytes: number;
-  /** Sum of `eventsReceived` over the cache's informers: listed items plus watch events. */
+  /** Sum of `eventsReceived` over every informer the cache held (replaced ones included): listed items plus watch events. */
   eventsReceived: number;
   /** Objects in the cache's informers. */
   cachedObjects: number;
+  /** The cache's informers now. */
   informers: InformerStats[];
+  /** Informers the cache held before and no longer does (replaced when the buckets changed). */
+  informersReplaced: number;
   reconciles: number;
   failures: number;
   served: number[];

@@ -2,7 +2,7 @@
  * Reading the shared reconcile log of replica processes: reconciles as spans, and the pairs of
  * spans of one key by two replicas that overlap in time (what sharding must never produce).
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { LogLine } from "./protocol.ts";
 
 /** One reconcile: from its `begin` line to its `end` line (or to its replica's death). */
@@ -19,17 +19,35 @@ export interface Span {
   bucket?: number | undefined;
 }
 
-/** Parses a reconcile log; a torn last line (a write in progress) is left out. */
-export function readLog(path: string): LogLine[] {
-  const text = readFileSync(path, "utf8");
+/**
+ * Parses a reconcile log from byte `from` (a line start: 0, or the size of the file at an
+ * earlier time); a torn last line (a write in progress) is left out.
+ */
+export function readLog(path: string, from = 0): LogLine[] {
+  const fd = openSync(path, "r");
+  let text: string;
+  try {
+    const buf = Buffer.alloc(Math.max(0, fstatSync(fd).size - from));
+    let read = 0;
+    while (read < buf.length) {
+      const n = readSync(fd, buf, read, buf.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    text = buf.toString("utf8", 0, read);
+  } finally {
+    closeSync(fd);
+  }
+  const parts = text.split("\n");
   const lines: LogLine[] = [];
-  for (const l of text.split("\n")) {
+  for (let i = 0; i < parts.length; i++) {
+    const l = parts[i]!;
     if (!l) continue;
     try {
       lines.push(JSON.parse(l) as LogLine);
     } catch {
       // Only the last line can be incomplete; anything else is a bug worth seeing.
-      if (l !== text.split("\n").at(-1)) throw new Error(`reconcile log: unreadable line ${JSON.stringify(l.slice(0, 200))}`);
+      if (i !== parts.length - 1) throw new Error(`reconcile log: unreadable line ${JSON.stringify(l.slice(0, 200))}`);
     }
   }
   return lines;

@@ -1,0 +1,301 @@
+/**
+ * `npm run bench -- shards [--owners 10000] [--replicas 1,2,4]`: what sharding a Manager over N
+ * replicas saves each replica. For each N, one LocalCluster (this process) and N replica
+ * processes of a sharded Manager (`test/sharding/procs/replica.ts`: a ShardOwner owns a
+ * ConfigMap, a Secret, a Service and a Deployment, written with the Builder reading the cache).
+ * The ring settles first; then the owners are created as a user would, and the replicas
+ * converge.
+ *
+ * Measured per N, per replica (the table shows the busiest replica; each one is listed below
+ * it): events received (items listed plus watch events, over every informer the replica's
+ * cache held), objects cached, CPU from the first owner created to convergence, heap after a
+ * collection; for the whole: converge wall time (first owner created → the last owner's first
+ * successful reconcile), reconciles, and for N ≥ 2 failover: one replica SIGKILLed, one of
+ * its owners changed at once → time until its buckets are served again, and until that owner
+ * is reconciled. Double reconciles: reconciles of one key by two replicas overlapping in time,
+ * from the shared reconcile log (each reconcile's start and end, across processes).
+ * Target (issue 13): per-replica events, objects cached and CPU ≤ 1.2 × (single replica ÷ N);
+ * 0 double reconciles. Measures; never asserts.
+ *
+ * Options: `--owners N` (default `SHARD_BENCH_OWNERS` or 10000), `--replicas 1,2,4`,
+ * `--workers 4` (maxConcurrentReconciles per replica), `--lease 6000,4000,1000` (leaseDuration,
+ * renewDeadline, retryPeriod in ms), `--timeout S` (converge bound per N; default 60 s + 60 ms
+ * per owner).
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { ResourceClient } from "../src/index.ts";
+import { LocalCluster } from "../src/testing/index.ts";
+import { bucketOfUid } from "../src/sharding/buckets.ts";
+import { ShardOwner, configMapOf, createOwners, installShardOwner } from "../test/sharding/procs/owner.ts";
+import { overlaps, readLog, spans } from "../test/sharding/procs/reconcile-log.ts";
+import type { ReplicaStats } from "../test/sharding/procs/protocol.ts";
+import { killAll, launchReplica, pollUntil, settledRing } from "../test/sharding/procs/replicas.ts";
+import type { ReplicaProcess } from "../test/sharding/procs/replicas.ts";
+
+const NS = "shards";
+const LEASE_NS = "shards-ring";
+const RING = "shards-bench";
+const PREFIX = "owner-";
+const QUIET_MS = 1000;
+const MIB = 1024 * 1024;
+
+interface Options {
+  owners: number; replicas: number[]; workers: number; timeoutS: number | undefined;
+  lease: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
+}
+
+/** One replica's figures for the converge phase. */
+interface PerReplica { identity: string; events: number; cached: number; cpuS: number; heapMiB: number; rssMiB: number; reconciles: number; buckets: number; owners: number }
+
+/** One N's measures. */
+interface Measures {
+  replicas: number;
+  per: PerReplica[];
+  convergeS: number; reconciles: number; failures: number;
+  failoverServedS: number | undefined; failoverReconciledS: number | undefined;
+  doubleReconciles: number; stale: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv, allowPositionals: false, strict: true,
+    options: {
+      owners: { type: "string", default: process.env.SHARD_BENCH_OWNERS ?? "10000" },
+      replicas: { type: "string", default: "1,2,4" },
+      workers: { type: "string", default: "4" },
+      lease: { type: "string", default: "6000,4000,1000" },
+      timeout: { type: "string" },
+    },
+  });
+  const num = (name: string, v: string, min: number) => {
+    const n = Number(v.trim().replaceAll("_", ""));
+    if (!Number.isFinite(n) || n < min) throw new Error(`shards: --${name} ${v}: expected a number ≥ ${min}`);
+    return n;
+  };
+  const [leaseDurationMs, renewDeadlineMs, retryPeriodMs] = values.lease.split(",").map((s) => num("lease", s, 1));
+  if (!(leaseDurationMs! > renewDeadlineMs! && renewDeadlineMs! > retryPeriodMs!)) {
+    throw new Error(`shards: --lease ${values.lease}: expected leaseDuration,renewDeadline,retryPeriod in ms with leaseDuration > renewDeadline > retryPeriod`);
+  }
+  return {
+    owners: Math.round(num("owners (or SHARD_BENCH_OWNERS)", values.owners, 1)),
+    replicas: values.replicas.split(",").map((s) => Math.round(num("replicas", s, 1))),
+    workers: num("workers", values.workers, 1),
+    lease: { leaseDurationMs: leaseDurationMs!, renewDeadlineMs: renewDeadlineMs!, retryPeriodMs: retryPeriodMs! },
+    timeoutS: values.timeout === undefined ? undefined : num("timeout", values.timeout, 1),
+  };
+}
+
+async function measure(n: number, opts: Options, log: (s: string) => void): Promise<Measures> {
+  const dir = mkdtempSync(join(tmpdir(), "shards-bench-"));
+  const logPath = join(dir, "reconciles.jsonl");
+  const cluster = await LocalCluster.start();
+  const replicas: ReplicaProcess[] = [];
+  try {
+    const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "shards-bench-user" });
+    await installShardOwner(client, NS);
+    await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: LEASE_NS } });
+    for (let i = 1; i <= n; i++) {
+      replicas.push(launchReplica({
+        kubeconfig: cluster.kubeconfigPath, identity: `replica-${i}`, ring: RING, leaseNamespace: LEASE_NS, ...opts.lease,
+        log: logPath, children: 4, workers: opts.workers, logLevel: "error",
+      }, ["--expose-gc"]));
+    }
+    const why = { reason: "" };
+    await pollUntil(() => settledRing(replicas, why), `${n} replicas to settle the ring`, 120_000, 50, () => why.reason);
+    await pollUntil(() => replicas.every((r) => r.started), `${n} replicas' Managers to start`, 60_000, 50);
+    log(`  ${n} replica(s): ring settled; creating ${opts.owners} owners`);
+
+    // Converge.
+    const before = await Promise.all(replicas.map((r) => r.stats()));
+    const t0 = Date.now();
+    const uids = await createOwners(client, NS, PREFIX, opts.owners);
+    log(`  ${n} replica(s): owners created in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const pending = new Set(uids.keys());
+    const timeoutMs = (opts.timeoutS ?? 60 + 0.06 * opts.owners) * 1000;
+    await pollUntil(() => {
+      for (const name of pending) if (childrenAt(cluster, name, 1)) pending.delete(name);
+      return pending.size === 0;
+    }, `${opts.owners} owners' children`, timeoutMs, 250, () => `${pending.size} owners lack children at generation 1`);
+    await quiet(logPath, QUIET_MS, 60_000);
+    const after = await Promise.all(replicas.map((r) => r.stats({ gc: true, timeoutMs: 120_000 })));
+    const convergeSpans = spans(readLog(logPath));
+    const firstOk = new Map<string, number>();
+    for (const s of convergeSpans) if (s.ok && s.gen === 1 && !firstOk.has(s.key)) firstOk.set(s.key, s.end);
+    const convergeS = (Math.max(...firstOk.values()) - t0) / 1000;
+    const per = replicas.map((r, i) => perReplica(r, before[i]!, after[i]!, uids));
+    log(`  ${n} replica(s): converged in ${convergeS.toFixed(2)} s`);
+
+    // Failover: kill the last replica, change one of its owners at once.
+    let failoverServedS: number | undefined;
+    let failoverReconciledS: number | undefined;
+    if (n >= 2) {
+      const victim = replicas.at(-1)!;
+      const lost = victim.served();
+      const survivors = replicas.filter((r) => r !== victim);
+      const changed = [...uids].find(([, uid]) => lost.includes(bucketOfUid(uid)))?.[0];
+      if (lost.length && changed) {
+        const logSize = statSync(logPath).size;
+        victim.kill("SIGKILL");
+        const tk = victim.killedAt!;
+        await client.patch({ ...ShardOwner, name: changed, namespace: NS }, { spec: { rev: 1 } }, "merge");
+        const boundMs = 4 * opts.lease.leaseDurationMs + 60_000;
+        const servedAt = await pollUntil(() => {
+          let latest = tk;
+          for (const b of lost) {
+            const first = Math.min(...survivors.map((r) => r.rings.find((e) => e.at >= tk && e.served.includes(b))?.at ?? Infinity));
+            if (first === Infinity) return undefined;
+            latest = Math.max(latest, first);
+          }
+          return latest;
+        }, `the killed replica's ${lost.length} buckets to be served again`, boundMs, 20);
+        // The end of its first successful reconcile at generation 2 (read from the log's tail).
+        const reconciledAt = await pollUntil(() => {
+          const ends = spans(readLog(logPath, logSize)).filter((s) => s.key === `${NS}/${changed}` && s.ok && s.gen === 2).map((s) => s.end);
+          return ends.length ? Math.min(...ends) : undefined;
+        }, `${changed} to be reconciled after the failover`, boundMs, 20);
+        if (!childrenAt(cluster, changed, 2)) throw new Error(`${changed}: reconciled at generation 2 but its ConfigMap does not say so`);
+        failoverServedS = (servedAt - tk) / 1000;
+        failoverReconciledS = (reconciledAt - tk) / 1000;
+        log(`  ${n} replica(s): failover: buckets served again after ${failoverServedS.toFixed(2)} s, ${changed} reconciled after ${failoverReconciledS.toFixed(2)} s`);
+      }
+    }
+
+    const deaths = new Map(replicas.flatMap((r) => (r.killedAt !== undefined ? [[r.identity, r.killedAt] as const] : [])));
+    const all = spans(readLog(logPath), deaths);
+    let stale = 0;
+    for (const name of uids.keys()) if (!childrenAt(cluster, name)) stale++;
+    return {
+      replicas: n, per, convergeS,
+      reconciles: convergeSpans.length, failures: convergeSpans.filter((s) => !s.ok).length,
+      failoverServedS, failoverReconciledS,
+      doubleReconciles: overlaps(all).length, stale,
+    };
+  } finally {
+    await killAll(replicas);
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Whether owner `name` has its four children, its ConfigMap at generation `gen` (any, if undefined). */
+function childrenAt(cluster: LocalCluster, name: string, gen?: number): boolean {
+  const cm = cluster.peek({ plural: "configmaps" }, NS, configMapOf(name)) as { data?: Record<string, string> } | undefined;
+  if (!cm || (gen !== undefined && cm.data?.generation !== String(gen))) return false;
+  return !!cluster.peek({ plural: "secrets" }, NS, `${name}-secret`) && !!cluster.peek({ plural: "services" }, NS, name) &&
+    !!cluster.peek({ group: "apps", plural: "deployments" }, NS, name);
+}
+
+/** Waits until the reconcile log has not grown for `quietMs`. */
+async function quiet(path: string, quietMs: number, timeoutMs: number): Promise<void> {
+  let size = -1;
+  let since = performance.now();
+  await pollUntil(() => {
+    const now = statSync(path).size;
+    if (now !== size) {
+      size = now;
+      since = performance.now();
+    }
+    return performance.now() - since >= quietMs;
+  }, "the replicas to stop reconciling", timeoutMs, 50);
+}
+
+function perReplica(r: ReplicaProcess, a: ReplicaStats, b: ReplicaStats, uids: Map<string, string>): PerReplica {
+  const buckets = new Set(b.served);
+  let owners = 0;
+  for (const uid of uids.values()) if (buckets.has(bucketOfUid(uid))) owners++;
+  return {
+    identity: r.identity, events: b.eventsReceived - a.eventsReceived, cached: b.cachedObjects, cpuS: (b.cpuMs - a.cpuMs) / 1000,
+    heapMiB: b.heapBytes / MIB, rssMiB: b.rssBytes / MIB, reconciles: b.reconciles - a.reconciles, buckets: buckets.size, owners,
+  };
+}
+
+/** A row: `value` of a run (the busiest replica for per-replica rows); `perReplicaTarget` judges N ≥ 2 against 1.2 × single ÷ N. */
+interface Row { measure: string; value: (m: Measures) => number | undefined; fmt: (n: number) => string; perReplicaTarget?: boolean; target?: (m: Measures, o: Options) => string; met?: (m: Measures, o: Options) => boolean }
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const secs = (n: number) => `${n.toFixed(2)} s`;
+const busiest = (f: (p: PerReplica) => number) => (m: Measures) => Math.max(...m.per.map(f));
+
+const ROWS: Row[] = [
+  { measure: "events received, per replica", value: busiest((p) => p.events), fmt: int, perReplicaTarget: true },
+  { measure: "objects cached, per replica", value: busiest((p) => p.cached), fmt: int, perReplicaTarget: true },
+  { measure: "CPU to converge, per replica", value: busiest((p) => p.cpuS), fmt: secs, perReplicaTarget: true },
+  { measure: "heap after converge, per replica", value: busiest((p) => p.heapMiB), fmt: (n) => `${n.toFixed(0)} MiB` },
+  { measure: "owners, per replica", value: busiest((p) => p.owners), fmt: int },
+  { measure: "converge wall time", value: (m) => m.convergeS, fmt: secs },
+  { measure: "reconciles to converge (all replicas)", value: (m) => m.reconciles, fmt: int },
+  { measure: "failover: buckets served again", value: (m) => m.failoverServedS, fmt: secs,
+    target: (_, o) => `≤ lease + retry (${secs((o.lease.leaseDurationMs + o.lease.retryPeriodMs) / 1000)})`,
+    met: (m, o) => m.failoverServedS === undefined || m.failoverServedS * 1000 <= o.lease.leaseDurationMs + o.lease.retryPeriodMs },
+  { measure: "failover: changed owner reconciled", value: (m) => m.failoverReconciledS, fmt: secs },
+  { measure: "double reconciles", value: (m) => m.doubleReconciles, fmt: int, target: () => "0", met: (m) => m.doubleReconciles === 0 },
+];
+
+function printTable(results: (Measures | Error)[], opts: Options): void {
+  const ok = results.filter((r): r is Measures => !(r instanceof Error));
+  const single = ok.find((m) => m.replicas === 1);
+  const head = ["measure", ...opts.replicas.map((n) => `${n} replica${n === 1 ? "" : "s"}`), "target", "met"];
+  const body = ROWS.map((row) => {
+    const cells = results.map((r) => {
+      if (r instanceof Error) return "failed";
+      const v = row.value(r);
+      return v === undefined ? "—" : row.fmt(v);
+    });
+    let target = "";
+    let met = "";
+    if (row.perReplicaTarget) {
+      const base = single ? row.value(single) : undefined;
+      const judged = ok.filter((m) => m.replicas > 1);
+      if (base !== undefined && judged.length) {
+        target = `≤ 1.2 × single ÷ N: ${judged.map((m) => row.fmt((1.2 * base) / m.replicas)).join(" / ")}`;
+        met = judged.every((m) => row.value(m)! <= (1.2 * base) / m.replicas) ? "yes" : "no";
+      } else target = "≤ 1.2 × single ÷ N (needs a 1-replica run)";
+    } else if (row.target) {
+      target = row.target(ok[0]!, opts);
+      met = ok.length ? (ok.every((m) => row.met!(m, opts)) ? "yes" : "no") : "";
+    }
+    return [row.measure, ...cells, target, met];
+  });
+  const widths = head.map((_, c) => Math.max(head[c]!.length, ...body.map((r) => r[c]!.length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  const l = opts.lease;
+  console.log(`\nShards: ${int(opts.owners)} owners × 4 children, sharded Manager replicas as separate processes against one LocalCluster ` +
+    `(Node ${process.version}, ${opts.workers} workers per replica, lease ${l.leaseDurationMs}/${l.renewDeadlineMs}/${l.retryPeriodMs} ms); per-replica rows show the busiest replica\n`);
+  console.log(line(head));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const r of body) console.log(line(r));
+  for (const r of results) {
+    if (r instanceof Error) {
+      console.log(`\nfailed: ${r.message}`);
+      continue;
+    }
+    console.log(`\n${r.replicas} replica(s): ${int(r.reconciles)} reconciles (${r.failures} failed), converge ${secs(r.convergeS)}`);
+    for (const p of r.per) {
+      console.log(`  ${p.identity}: ${p.buckets} buckets, ${int(p.owners)} owners, ${int(p.events)} events, ${int(p.cached)} cached, ` +
+        `CPU ${secs(p.cpuS)}, ${int(p.reconciles)} reconciles, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
+    }
+    if (r.stale) console.log(`  WARNING: at the end ${r.stale} owners lack a child: the measures above are not of a converged system`);
+  }
+  console.log(`\n${JSON.stringify({ bench: "shards", owners: opts.owners, workers: opts.workers, lease: opts.lease,
+    results: results.map((r) => (r instanceof Error ? { error: r.message } : r)) })}`);
+}
+
+/** Runs the benchmark for each replica count and prints the table (and a JSON line). */
+export async function run(argv: string[] = []): Promise<void> {
+  const opts = parseOptions(argv);
+  const results: (Measures | Error)[] = [];
+  for (const n of opts.replicas) {
+    const t = performance.now();
+    try {
+      results.push(await measure(n, opts, (s) => console.log(s)));
+    } catch (err) {
+      console.log(`  ${n} replica(s) failed: ${(err as Error).message}`);
+      results.push(err as Error);
+    }
+    console.log(`  ${n} replica(s): done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  printTable(results, opts);
+}
