@@ -55,9 +55,7 @@ function replica(cluster: LocalCluster, id: string, runs: Run[], ring = "dataapp
     const app = await mgr.cache.get({ ...DataApp, namespace: req.namespace, name: req.name });
     if (!app) return;
     if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
-    await new Builder({ client: mgr.client, owner: app, reader: mgr.cache, signal,
-      // Until every child gets the bucket label from the Builder itself.
-      labels: { [SHARD_BUCKET_LABEL]: String(bucketOfUid(app.metadata!.uid!)) } })
+    await new Builder({ client: mgr.client, owner: app, reader: mgr.cache, signal })
       .configMap({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${req.name}-cfg` }, data: { gen: String(app.spec.gen) } })
       .reconcile();
     runs.push({ replica: id, key: `${req.namespace}/${req.name}`, start, end: performance.now() });
