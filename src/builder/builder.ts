@@ -66,7 +66,7 @@ export interface BuilderOptions {
   recorder?: BuilderEventRecorder;
   /** Field manager for server-side apply and the managed-by label. Default: `client.fieldManager`. */
   fieldManager?: string;
-  /** Labels added to every object (an object's own labels win). */
+  /** Labels added to every object (an object's own labels win; the Builder's managed-by, owner-UID and shard-bucket labels win over both). */
   labels?: Record<string, string>;
   /**
    * Namespace of namespaced objects that set none. Default: the owner's namespace. With a
@@ -165,8 +165,13 @@ export interface BuilderEntry {
  * failed is held back, `waiting` on it, so its hash never describes config the cluster does
  * not hold) → Services → custom objects → prune. Every object
  * gets the owner as controller ownerReference (PersistentVolumeClaims only with
- * `persistentVolumeClaimRetention: "Delete"`), the common labels, the managed-by label and the
- * owner-UID label (`OWNER_UID_LABEL`).
+ * `persistentVolumeClaimRetention: "Delete"`), the common labels, the managed-by label, the
+ * owner-UID label (`OWNER_UID_LABEL`) and the owner's shard bucket (`SHARD_BUCKET_LABEL`, so a
+ * sharded replica's watch of its buckets' children sees it); the last three win over an
+ * object's own labels. Children written before the shard-bucket label existed get it with one
+ * apply on the next pass (their desired hash changed). PersistentVolumeClaims a StatefulSet
+ * creates from `volumeClaimTemplates` are the StatefulSet controller's, not the Builder's: they
+ * carry no such label.
  * An object that already exists is written only when the owner controls it: one with no
  * controller needs `adopt`, one another owner controls is never touched (`NotOwnedError`).
  *

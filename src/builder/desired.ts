@@ -1,6 +1,6 @@
 /**
  * Turning what a caller passed to the Builder into the exact desired object: namespace, common,
- * managed-by and owner-UID labels, the owner's controller reference, Secret `stringData` folded into
+ * managed-by, owner-UID and shard-bucket labels, the owner's controller reference, Secret `stringData` folded into
  * `data`, server-owned fields removed, and the desired-state hash annotation.
  */
 import type { KubeObject, OwnerReference } from "../client/types.ts";
@@ -10,6 +10,7 @@ import type { SameScalar } from "./scalars.ts";
 import { type ListKinds, matchingItems, POSITIONAL } from "./list-items.ts";
 import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
 import { OWNER_UID_LABEL } from "../store/owned-objects.ts";
+import { bucketOfUid, SHARD_BUCKET_LABEL } from "../sharding/buckets.ts";
 import { setMember } from "../util/own-member.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
@@ -59,7 +60,12 @@ export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObje
   for (const f of SERVER_OWNED) delete meta[f];
   if (ctx.namespaced) meta.namespace ??= ctx.namespace;
   else delete meta.namespace;
-  meta.labels = { ...ctx.labels, ...meta.labels, [MANAGED_BY_LABEL]: ctx.managedBy, [OWNER_UID_LABEL]: ctx.ownerRef.uid };
+  // The Builder's own labels win over the caller's: a wrong owner UID or shard bucket would hide
+  // the child from its owner (its list by owner UID, the sharded replica's watch by bucket).
+  meta.labels = {
+    ...ctx.labels, ...meta.labels,
+    [MANAGED_BY_LABEL]: ctx.managedBy, [OWNER_UID_LABEL]: ctx.ownerRef.uid, [SHARD_BUCKET_LABEL]: String(bucketOfUid(ctx.ownerRef.uid)),
+  };
   if (ctx.component === undefined) delete meta.labels[COMPONENT_LABEL];
   else meta.labels[COMPONENT_LABEL] = ctx.component;
   const others = (meta.ownerReferences ?? []).filter((r) => r.uid !== ctx.ownerRef.uid);

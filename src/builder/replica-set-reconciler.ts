@@ -15,6 +15,7 @@ import type { BuilderEventRecorder } from "./builder.ts";
 import { EventNotes } from "./event-notes.ts";
 import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
 import { summarize } from "./reconcile-result.ts";
+import { shardBucketLabels } from "../sharding/buckets.ts";
 
 /**
  * The label naming the set a member belongs to: `operator-runtime.io/replica-set: <set name>`.
@@ -166,7 +167,9 @@ function isActive(obj: KubeObject): boolean {
 /**
  * Keeps `replicas` members of a kind (Pods) from a template for each owner, as Kubernetes'
  * ReplicaSet controller does: members get generated names (`generateName`), the owner as
- * controller reference and the label {@link REPLICA_SET_LABEL}; missing ones are created,
+ * controller reference, the label {@link REPLICA_SET_LABEL} and the owner's shard bucket
+ * (`SHARD_BUCKET_LABEL`, so a sharded replica's watch of its buckets' Pods sees them; both win
+ * over the template's labels); missing ones are created,
  * surplus ones deleted — not-ready first, then newest (see {@link replicaDeletionOrder}).
  *
  * Create one per controller, next to the Builder (`register` time, before the Manager starts),
@@ -193,9 +196,13 @@ function isActive(obj: KubeObject): boolean {
  *
  * Assumptions: the controller watches the members' kind (`.owns(Pod)`), so their events
  * trigger reconciles; `source` is the cache those events come from.
- * Caveats: members are not adopted (an orphan with matching labels is left alone); finished
- * members (Succeeded/Failed) are not counted and not deleted, as a ReplicaSet leaves them to
- * garbage collection; expectations live in memory (see {@link Expectations}). A create that
+ * Caveats: members created before the shard-bucket label existed do not get it (members are
+ * never updated, and the RBAC needs no patch): a sharded replica, which watches only labelled
+ * members, would not count them and create more — before sharding, replace them (scale to 0
+ * and back) or label each with its owner's bucket (`shardBucketLabels(owner)`). Members are
+ * not adopted (an orphan with matching labels is left alone); finished members
+ * (Succeeded/Failed) are not counted and not deleted, as a ReplicaSet leaves them to garbage
+ * collection; expectations live in memory (see {@link Expectations}). A create that
  * failed with a timeout or an abort may still have happened on the server: its expectation is
  * not lowered (client-go does the same), so the owner waits for its add or for the TTL.
  * Errors: `reconcile` rejects with a `BuilderValidationError` for a bad `replicas` (terminal
@@ -341,7 +348,7 @@ export class ReplicaSetReconciler<T extends KubeObject> {
     return results;
   }
 
-  /** A new member: the template with generateName, namespace, the set label and the controller reference. */
+  /** A new member: the template with generateName, namespace, the set and shard-bucket labels and the controller reference. */
   #member(input: ReplicaSetInput<T>, namespace: string | undefined): KubeObject {
     const { metadata, ...rest } = structuredClone(input.template) as ReplicaTemplate<T> & Record<string, unknown>;
     const obj: KubeObject = {
@@ -351,7 +358,7 @@ export class ReplicaSetReconciler<T extends KubeObject> {
       metadata: {
         generateName: input.generateName ?? `${input.owner.metadata!.name}-`,
         ...(namespace ? { namespace } : {}),
-        labels: { ...metadata?.labels, [REPLICA_SET_LABEL]: this.name },
+        labels: { ...metadata?.labels, [REPLICA_SET_LABEL]: this.name, ...shardBucketLabels(input.owner) },
         ...(metadata?.annotations ? { annotations: { ...metadata.annotations } } : {}),
       },
     };

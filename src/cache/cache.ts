@@ -10,6 +10,7 @@ import type { ReflectorTimings } from "./backoff.ts";
 import { abortable } from "./abortable.ts";
 import { fieldSelectorMatcher } from "./field-selector.ts";
 import { SharedInformer } from "./informer.ts";
+import type { Informer } from "./types.ts";
 import type { CacheTransformOption } from "./transform.ts";
 import { ownedIn } from "./owner-index.ts";
 import { labelSelectorMatcher } from "../util/label-selector.ts";
@@ -113,6 +114,7 @@ export class Cache implements OwnerIndexedReader, Runnable {
   readonly #o: CacheOptions;
   readonly #log: Logger;
   readonly #informers = new Map<string, SharedInformer<KubeObject>>();
+  readonly #routes = new Map<string, Informer[]>();
   #state: "new" | "started" | "stopped" = "new";
   /** Aborted by stop(): ends starts and reads still waiting for a first list. */
   #lifetime = new AbortController();
@@ -156,6 +158,46 @@ export class Cache implements OwnerIndexedReader, Runnable {
       if (this.#state === "started") this.#run(informer);
     }
     return informer as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * Stops `informer` and forgets it: the next `informer()` call with its kind and selectors
+   * creates a new one. For informers with selectors that are replaced over time (the sharded
+   * Manager's); releasing one that others still read leaves them reading a stopped informer.
+   *
+   * @example
+   * ```ts
+   * const narrow = cache.informer(ConfigMap, { labelSelector: "tier=web" });
+   * await cache.release(narrow);
+   * ```
+   */
+  async release(informer: SharedInformer<any>): Promise<void> {
+    for (const [key, i] of this.#informers) if (i === informer) this.#informers.delete(key);
+    await informer.stop();
+  }
+
+  /**
+   * Serves `get` and `listByOwner` of `kind` from `informer` (a subset: a sharded Manager's
+   * buckets) instead of the kind's informer without selectors, which is then never created for
+   * them: `get` answers from it and reads the API on a miss (an object outside the subset, or
+   * not labelled for it), `listByOwner` answers from its owner index. Several routes of one
+   * kind are tried in order. `list` is not routed. Returns a function that removes the route.
+   *
+   * @example
+   * ```ts
+   * const undo = cache.route(ConfigMap, shardedConfigMaps);
+   * ```
+   */
+  route(kind: KindRef, informer: Informer): () => void {
+    const key = `${kind.apiVersion}|${kind.kind}`;
+    const list = this.#routes.get(key) ?? [];
+    list.push(informer);
+    this.#routes.set(key, list);
+    return () => {
+      const now = this.#routes.get(key) ?? [];
+      const i = now.indexOf(informer);
+      if (i >= 0) now.splice(i, 1);
+    };
   }
 
   /** Every informer created so far. */
@@ -220,6 +262,15 @@ export class Cache implements OwnerIndexedReader, Runnable {
 
   /** The newest cached copy, or undefined. Waits for the kind's informer to sync. */
   async get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T | undefined> {
+    const routes = this.#routesOf(ref, ref.namespace);
+    if (routes.length > 0) {
+      this.#assertRunning();
+      for (const r of routes) {
+        const hit = r.get(ref.name, ref.namespace || undefined);
+        if (hit) return hit as T;
+      }
+      return this.#o.client.reader().get(ref);
+    }
     const { informer, namespaced } = await this.#reader(ref, ref.namespace);
     if (namespaced && !ref.namespace) {
       throw new OperatorRuntimeError(`cache.get: ${ref.kind} "${ref.name}" (${ref.apiVersion}) is namespaced but no namespace was given. Fix: set namespace on the ref.`);
@@ -248,8 +299,20 @@ export class Cache implements OwnerIndexedReader, Runnable {
    * ```
    */
   async listByOwner<T extends KubeObject = KubeObject>(kind: Kind<T>, ownerUid: string, options: { namespace?: string } = {}): Promise<T[]> {
+    const route = this.#routesOf(kind, options.namespace).find((r) => (r as { by?: string }).by === "label") ?? this.#routesOf(kind, options.namespace)[0];
+    if (route) {
+      this.#assertRunning();
+      return ownedIn(route, ownerUid, options.namespace || undefined) as T[];
+    }
     const { informer, namespaced } = await this.#reader(kind, options.namespace);
     return ownedIn(informer, ownerUid, namespaced ? options.namespace || undefined : undefined) as T[];
+  }
+
+  /** The routes of `kind` that cover `namespace` (a route with a namespace covers only it). */
+  #routesOf(kind: KindRef, namespace: string | undefined): Informer[] {
+    const routes = this.#routes.get(`${kind.apiVersion}|${kind.kind}`);
+    if (!routes || routes.length === 0) return [];
+    return routes.filter((r) => r.namespace === undefined || r.namespace === (namespace || undefined));
   }
 
   /** Picks (or creates) the informer serving a read and waits until it has synced. */

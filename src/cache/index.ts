@@ -20,6 +20,8 @@ export { stripManagedFields } from "./transform.ts";
 export type { CacheTransform, CacheTransformOption } from "./transform.ts";
 export type { SharedInformerOptions } from "./informer.ts";
 export type { ShardFiltering } from "./shard-filter.ts";
+export { ShardedInformer } from "./sharded-informer.ts";
+export type { ShardBy, ShardedInformerHost, ShardedInformerOptions } from "./sharded-informer.ts";
 export { Reflector } from "./reflector.ts";
 export type { ReflectorOptions, ReflectorSink, ReflectorStats } from "./reflector.ts";
 export type { ReflectorTimings } from "./backoff.ts";

@@ -36,6 +36,11 @@ export function addOwnerIndex<T extends KubeObject>(informer: Pick<Informer<T>, 
   indexed.add(informer);
 }
 
+/** Marks `informer` as answering `byIndex(OWNER_UID_INDEX, …)` (it delegates to informers that keep it). */
+export function delegatesOwnerIndex(informer: object): void {
+  indexed.add(informer);
+}
+
 /**
  * The objects of `informer` filed under `ownerUid` (in `namespace` when given): a lookup in the
  * owner index, so the cost follows this owner's children, not the informer's size. An informer

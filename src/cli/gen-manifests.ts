@@ -24,7 +24,8 @@ options:
   --namespace NS   namespace of the Deployment and ServiceAccount (default "default")
   --name NAME      name of the Deployment, ServiceAccount, roles and bindings
                    (default: the Manager's field manager)
-  --replicas N     replicas, 1 to 10 (default 1; more stand by for the Lease)
+  --replicas N     replicas, 1 to 10 (default 1; with leader election more stand
+                   by for the Lease, with sharding they split the work)
   -h, --help       print this help`;
 
 /** What `gen manifests` was asked for. */
@@ -65,12 +66,12 @@ const STOP_MARGIN_SECONDS = 15;
  * drain (the longest `reconcileTimeoutMs` of its controllers plus {@link STOP_MARGIN_SECONDS}),
  * a restricted security context.
  *
- * @throws {GenerateError} when the Manager has no leader election, no health server, or an
+ * @throws {GenerateError} when the Manager has neither leader election nor sharding, no health server, or an
  *   ephemeral health port, or a controller has no reconcile timeout (the drain is unbounded).
  */
 export function operatorDeployment(mgr: Manager, options: { name: string; namespace: string; image: string; replicas: number }): KubeObject {
-  if (!mgr.leaderElection) {
-    throw new GenerateError("the Manager has no leader election: deployed operators run with it on; give the Manager `leaderElection: { namespace, name }`");
+  if (!mgr.leaderElection && !mgr.sharding) {
+    throw new GenerateError("the Manager has neither leader election nor sharding: deployed operators run with one of them (more than one replica, safely); give the Manager `leaderElection: { namespace, name }` or `sharding: { ring, namespace }`");
   }
   const port = mgr.healthPort;
   if (port === undefined || port === 0) {

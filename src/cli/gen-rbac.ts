@@ -27,7 +27,8 @@ CustomResourceDefinitions of its kinds. Importing it must not start the Manager.
 Rules: get/list/watch on every watched kind; the verbs each controller declares with
 .for/.owns/.watches/.uses options (.owns: the Builder's create/patch/delete by default) and on
 status and finalizers subresources; create/patch on events when the Manager records events;
-create on leases, get/update on its Lease when leader election is on.
+create on leases, get/update on its Lease when leader election is on; get/list/watch/create/
+update/delete on leases in the ring's namespace when the Manager is sharded.
 
 options:
   --namespace NS  namespace of the ServiceAccount, where the operator runs (default "default")

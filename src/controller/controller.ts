@@ -24,11 +24,45 @@ import type { RateLimiter } from "./rate-limiter.ts";
 import { TerminalErrors, isTerminalError } from "./terminal-errors.ts";
 import type { TerminalErrorOptions } from "./terminal-errors.ts";
 import type { ControllerAccess } from "../rbac/access.ts";
+import { bucketOfUid } from "../sharding/buckets.ts";
 
-/** Where a controller gets informers from (the Manager's Cache). */
+/**
+ * What a watch is to the controller asking a {@link InformerSource} for its informer: its
+ * primary kind (`for`), an owned kind (`owns`), or a mapped kind (`watches`). A sharded
+ * Manager's source answers `for` and `owns` with informers of the served buckets only.
+ *
+ * @example
+ * ```ts
+ * const role: WatchRole = "owns";
+ * ```
+ */
+export type WatchRole = "for" | "owns" | "watches";
+
+/** Where a controller gets informers from (the Manager's Cache, or its sharded source). */
 export interface InformerSource {
-  informer<T extends KubeObject = KubeObject>(kind: Kind<T>, options?: { namespace?: string }): Informer<T>;
+  informer<T extends KubeObject = KubeObject>(kind: Kind<T>, options?: { namespace?: string; role?: WatchRole }): Informer<T>;
 }
+
+/**
+ * How a controller of a sharded Manager shares its keys with other replicas: a key belongs to
+ * the bucket of its primary's UID (`bucketOfUid`), and is reconciled only while this replica
+ * serves that bucket (see `Controller.serveBucket`).
+ *
+ * @example
+ * ```ts
+ * const sharding: ControllerSharding = { mayReconcile: (b) => ring.mayReconcile(b) };
+ * ```
+ */
+export interface ControllerSharding {
+  /**
+   * Whether a reconcile of a key in `bucket` may still write (the ring's `mayReconcile`: the
+   * membership is valid and the bucket is served or draining). Checked before every write.
+   */
+  mayReconcile(bucket: number): boolean;
+}
+
+/** The index of a sharded controller's primary informer: objects by the bucket of their UID. */
+const BUCKET_INDEX = "operator-runtime.io/bucket";
 
 /**
  * Maps an object of a watched kind to the requests it should trigger.
@@ -97,6 +131,13 @@ export interface ControllerOptions {
    * reconcile makes is refused without a request — as are writes after its `signal` aborted.
    */
   leading?: () => boolean;
+  /**
+   * Set by a sharded Manager: keys are reconciled only in the buckets handed to
+   * `serveBucket` (and not yet to `drainBucket`); the primary's informer should then hold
+   * those buckets' objects only. A key whose primary is not cached is not reconciled (put
+   * deletion cleanup in a finalizer).
+   */
+  sharding?: ControllerSharding;
 }
 
 /** The default of {@link ControllerOptions.reconcileTimeoutMs}. */
@@ -163,6 +204,11 @@ export class Controller implements Runnable {
   readonly #overdue = new Set<string>();
   #active = 0;
   #started = false;
+  /** Sharded: the buckets whose keys run here, their abort controllers, and their running reconciles. */
+  readonly #served = new Set<number>();
+  readonly #bucketAborts = new Map<number, AbortController>();
+  readonly #inflight = new Map<number, number>();
+  readonly #idleWaiters = new Map<number, (() => void)[]>();
 
   constructor(options: ControllerOptions) {
     this.#options = options;
@@ -187,10 +233,11 @@ export class Controller implements Runnable {
     const o = this.#options;
     const informers = this.#informers;
     const forKind = o.for.kind;
-    this.#primary = this.#watch(o.for, (obj) => [requestFor(obj)]);
+    this.#primary = this.#watch(o.for, "for", (obj) => [requestFor(obj)]);
+    if (o.sharding) this.#primary.addIndex(BUCKET_INDEX, (obj) => (obj.metadata?.uid ? [String(bucketOfUid(obj.metadata.uid))] : []));
     informers.push(this.#primary);
-    for (const w of o.owns ?? []) informers.push(this.#watch(w, (obj) => ownerRequests(obj, forKind)));
-    for (const w of o.watches ?? []) informers.push(this.#watch(w, w.map));
+    for (const w of o.owns ?? []) informers.push(this.#watch(w, "owns", (obj) => ownerRequests(obj, forKind)));
+    for (const w of o.watches ?? []) informers.push(this.#watch(w, "watches", w.map));
     const timeout = o.cacheSyncTimeoutMs ?? 120_000;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -223,21 +270,99 @@ export class Controller implements Runnable {
     await Promise.all(this.#workers);
   }
 
+  /**
+   * Sharded: reconciles the keys of `bucket` from now on, and queues every primary of it
+   * cached (call once the informers hold the bucket's objects). Throws without
+   * {@link ControllerOptions.sharding}.
+   *
+   * @example
+   * ```ts
+   * controller.serveBucket(17);
+   * ```
+   */
+  serveBucket(bucket: number): void {
+    if (!this.#options.sharding) throw new OperatorRuntimeError(`controller ${this.name}: serveBucket needs ControllerOptions.sharding (a sharded Manager sets it)`);
+    this.#served.add(bucket);
+    if (!this.#bucketAborts.has(bucket)) this.#bucketAborts.set(bucket, new AbortController());
+    for (const obj of this.#primary?.byIndex(BUCKET_INDEX, String(bucket)) ?? []) this.queue.add(keyOf(requestFor(obj)));
+  }
+
+  /**
+   * Sharded: stops dispatching the keys of `bucket` and resolves once none of its reconciles
+   * runs any more (a reconcile that timed out counts until it returns). When `signal` aborts,
+   * the running reconciles' signals abort too (their writes are refused from then on by
+   * `sharding.mayReconcile`). Queued keys of the bucket are dropped when dequeued.
+   *
+   * @example
+   * ```ts
+   * await controller.drainBucket(17, AbortSignal.timeout(10_000));
+   * ```
+   */
+  async drainBucket(bucket: number, signal: AbortSignal): Promise<void> {
+    this.#served.delete(bucket);
+    const abort = this.#bucketAborts.get(bucket);
+    const hurry = () => abort?.abort(signal.reason);
+    if (signal.aborted) hurry();
+    else signal.addEventListener("abort", hurry, { once: true });
+    try {
+      if ((this.#inflight.get(bucket) ?? 0) > 0) {
+        await new Promise<void>((resolve) => {
+          const waiters = this.#idleWaiters.get(bucket) ?? [];
+          waiters.push(resolve);
+          this.#idleWaiters.set(bucket, waiters);
+        });
+      }
+    } finally {
+      signal.removeEventListener("abort", hurry);
+    }
+    if (!this.#served.has(bucket)) this.#bucketAborts.delete(bucket);
+  }
+
+  /** Whether it was built for a sharded Manager ({@link ControllerOptions.sharding}). */
+  get sharded(): boolean {
+    return this.#options.sharding !== undefined;
+  }
+
+  /** Buckets whose keys this controller reconciles now (sharded; empty otherwise). */
+  servedBuckets(): ReadonlySet<number> {
+    return new Set(this.#served);
+  }
+
+  /** Counts a running reconcile of `bucket`; the returned function (idempotent) ends it. */
+  #track(bucket: number): () => void {
+    this.#inflight.set(bucket, (this.#inflight.get(bucket) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.#inflight.get(bucket) ?? 1) - 1;
+      if (left > 0) {
+        this.#inflight.set(bucket, left);
+        return;
+      }
+      this.#inflight.delete(bucket);
+      for (const resolve of this.#idleWaiters.get(bucket) ?? []) resolve();
+      this.#idleWaiters.delete(bucket);
+    };
+  }
+
   /** Enqueues a request by hand. */
   enqueue(request: Request): void {
     this.queue.add(keyOf(request));
   }
 
   /** Runs the reconciler for `key`; `refused.stale` turns true when the gate refuses a write because a cache is stale. */
-  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }): Promise<ReconcileAction | void> {
+  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }, bucket: number | undefined): Promise<ReconcileAction | void> {
     const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
     const leading = this.#options.leading;
+    const sharding = this.#options.sharding;
     const gate = (signal: AbortSignal): WriteGate => {
       let closed = "";
       return {
         signal,
         open: () => {
           if (leading && !leading()) closed = "this process no longer leads";
+          else if (sharding && bucket !== undefined && !sharding.mayReconcile(bucket)) closed = `this replica no longer serves bucket ${bucket} of the ring`;
           else if (this.#stale()) {
             closed = "a cache this controller reads is stale (its watch ended; waiting for a relist or resume)";
             refused.stale = true;
@@ -249,13 +374,27 @@ export class Controller implements Runnable {
         },
       };
     };
-    const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
-    return boundedReconcile(run, key, this.#abort.signal,
-      timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
+    if (bucket === undefined) {
+      const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
+      return boundedReconcile(run, key, this.#abort.signal, timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
+    }
+    // Sharded: the run counts for its bucket's drain until it has returned (even after a timeout).
+    const end = this.#track(bucket);
+    let called = false;
+    const run = (signal: AbortSignal) => {
+      called = true;
+      const running = runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
+      void Promise.resolve(running).then(end, end);
+      return running;
+    };
+    const stopped = AbortSignal.any([this.#abort.signal, (this.#bucketAborts.get(bucket) ?? new AbortController()).signal]);
+    const bounded = boundedReconcile(run, key, stopped, timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
+    void bounded.then(() => !called && end(), () => !called && end());
+    return bounded;
   }
 
-  #watch(w: { kind: KindRef } & WatchOptions, map: MapFunc): Informer {
-    const informer = this.#options.source.informer(w.kind, w.namespace ? { namespace: w.namespace } : {});
+  #watch(w: { kind: KindRef } & WatchOptions, role: WatchRole, map: MapFunc): Informer {
+    const informer = this.#options.source.informer(w.kind, { ...(w.namespace ? { namespace: w.namespace } : {}), role });
     const pass = (e: Parameters<Predicate>[0]) => (w.predicates ?? []).every((p) => p(e));
     const enqueue = (obj: KubeObject) => {
       for (const r of map(obj)) this.queue.add(keyOf(r));
@@ -305,6 +444,17 @@ export class Controller implements Runnable {
   async #process(key: string): Promise<void> {
     const req = requestOf(key);
     const primary = this.#primary?.get(req.name, req.namespace || undefined);
+    let bucket: number | undefined;
+    if (this.#options.sharding) {
+      const uid = primary?.metadata?.uid;
+      bucket = uid ? bucketOfUid(uid) : undefined;
+      if (bucket === undefined || !this.#served.has(bucket)) {
+        // Another replica's key (or a primary this replica does not hold): not reconciled here.
+        this.queue.forget(key);
+        this.queue.done(key);
+        return;
+      }
+    }
     if (this.#terminal.holds(key, primary)) {
       // Failed terminally and unchanged since: running it again would fail the same way.
       this.queue.forget(key);
@@ -324,7 +474,7 @@ export class Controller implements Runnable {
       const refused = { stale: false };
       let result: ReconcileAction;
       try {
-        result = (await this.#reconcile(key, log, reconcileID, refused)) ?? {};
+        result = (await this.#reconcile(key, log, reconcileID, refused, bucket)) ?? {};
       } catch (err) {
         if (this.#stale() || refused.stale) {
           // Refused writes (or errors of a restarting server): no backoff, no error log, no terminal

@@ -16,7 +16,7 @@ import type { CacheOptions } from "../cache/cache.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
 import { Controller } from "../controller/controller.ts";
-import type { ControllerOptions, MapFunc, WatchOptions } from "../controller/controller.ts";
+import type { ControllerOptions, ControllerSharding, InformerSource, MapFunc, WatchOptions } from "../controller/controller.ts";
 import type { Reconciler } from "../controller/reconciler.ts";
 import type { Runnable } from "./runnable.ts";
 import { LeaderElector } from "./leader-election.ts";
@@ -25,6 +25,8 @@ import { Metrics } from "./metrics.ts";
 import { HealthServer } from "./health-server.ts";
 import { EventRecorder } from "../events/event-recorder.ts";
 import { clientEventSink } from "../events/client-sink.ts";
+import { RingMembership } from "../sharding/ring-membership.ts";
+import { ShardRouter } from "./shard-router.ts";
 
 /** Leader election settings. */
 export interface LeaderElectionOptions {
@@ -33,6 +35,27 @@ export interface LeaderElectionOptions {
   /** Lease name (one per operator). */
   name: string;
   /** This process's identity (default: hostname + random suffix). */
+  identity?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+}
+
+/**
+ * A sharded Manager's ring (see {@link ManagerOptions.sharding}). Durations in ms; defaults are
+ * leader election's 15 s / 10 s / 2 s; must hold leaseDurationMs > renewDeadlineMs > retryPeriodMs.
+ *
+ * @example
+ * ```ts
+ * const sharding: ShardingOptions = { ring: "dataapp-operator", namespace: "operators" };
+ * ```
+ */
+export interface ShardingOptions {
+  /** The ring's name, the same on every replica: a DNS label of at most 46 characters. */
+  ring: string;
+  /** Namespace of the members' Leases (the operator's own). */
+  namespace: string;
+  /** This replica's identity, unique among live replicas (default: hostname + random suffix). */
   identity?: string;
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
@@ -77,6 +100,20 @@ export interface ManagerOptions {
    * ```
    */
   cache?: Pick<CacheOptions, "transform">;
+  /**
+   * Horizontal scaling: every replica runs the controllers, each reconciling the keys of its
+   * share of 64 hash buckets (a key's bucket is its primary's UID hashed with FNV-1a). Replicas
+   * find each other through Leases labelled with the ring's name and hand buckets over safely
+   * (never two replicas reconciling one key). Primaries are watched with a KEP-5866
+   * `shardSelector`, owned kinds by the bucket label the Builder stamps on every child. Cannot
+   * be combined with `leaderElection`. See the README's "Sharded Managers".
+   *
+   * @example
+   * ```ts
+   * new Manager({ kubeConfig, sharding: { ring: "dataapp-operator", namespace: "operators" } });
+   * ```
+   */
+  sharding?: ShardingOptions;
 }
 
 /**
@@ -133,12 +170,17 @@ export class Manager {
   readonly leaderElection: Readonly<LeaderElectionOptions> | undefined;
   /** The port of `/metrics`, `/healthz` and `/readyz` as configured (0: ephemeral), or undefined without a health server. */
   readonly healthPort: number | undefined;
+  /** The sharded Manager's ring membership (its Lease, the assignment, the served buckets), or undefined. */
+  readonly ring: RingMembership | undefined;
+  /** `sharding` of its options, or undefined. */
+  readonly sharding: Readonly<ShardingOptions> | undefined;
   /** Resolves when leadership is lost (never without leader election). */
   readonly lost: Promise<void>;
   /** Resolves with the error when a controller fails to start while leading. */
   readonly failed: Promise<unknown>;
   readonly #runnables: Runnable[] = [];
   readonly #leaderRunnables: Runnable[] = [];
+  readonly #router: ShardRouter | undefined;
   #resolveLost!: () => void;
   #fail!: (err: unknown) => void;
   #started = false;
@@ -162,6 +204,27 @@ export class Manager {
     this.failed = new Promise((resolve) => (this.#fail = resolve));
     this.leaderElection = options.leaderElection ? Object.freeze({ ...options.leaderElection }) : undefined;
     this.healthPort = options.healthPort === false ? undefined : options.healthPort ?? 8080;
+    if (options.sharding !== undefined) {
+      if (options.leaderElection) {
+        throw new TypeError("Manager: sharding and leaderElection cannot be combined. Fix: drop leaderElection — in a sharded Manager every replica runs the controllers and the ring decides which keys each reconciles.");
+      }
+      const sh = options.sharding;
+      if (typeof sh !== "object" || sh === null || typeof sh.ring !== "string" || typeof sh.namespace !== "string" || !sh.namespace) {
+        throw new TypeError("Manager: sharding must be { ring, namespace } (strings). Fix: e.g. sharding: { ring: \"dataapp-operator\", namespace: \"operators\" }.");
+      }
+      this.sharding = Object.freeze({ ...sh });
+      this.#router = new ShardRouter({
+        cache: this.cache, logger: this.logger.child({ component: "sharding" }), metrics: this.metrics,
+        controllers: () => this.controllers(),
+      });
+      this.ring = new RingMembership({
+        client: this.client, kubeConfig: options.kubeConfig, namespace: sh.namespace, ring: sh.ring,
+        identity: sh.identity ?? `${hostname()}_${randomUUID().slice(0, 8)}`, handler: this.#router, logger: this.logger,
+        ...(sh.leaseDurationMs !== undefined ? { leaseDurationMs: sh.leaseDurationMs } : {}),
+        ...(sh.renewDeadlineMs !== undefined ? { renewDeadlineMs: sh.renewDeadlineMs } : {}),
+        ...(sh.retryPeriodMs !== undefined ? { retryPeriodMs: sh.retryPeriodMs } : {}),
+      });
+    }
     if (options.leaderElection) {
       const le = options.leaderElection;
       this.elector = new LeaderElector({
@@ -190,8 +253,15 @@ export class Manager {
     return this.#started;
   }
 
-  /** Registers a runnable (controllers wait for leadership; others run on every replica). */
+  /**
+   * Registers a runnable (controllers wait for leadership; others run on every replica). A
+   * sharded Manager has no leader: it takes only controllers built with `controller()` and
+   * runnables that do not need leader election.
+   */
   add(runnable: Runnable): void {
+    if (this.#router && runnable.needsLeaderElection && !(runnable instanceof Controller && runnable.sharded)) {
+      throw new TypeError(`Manager: runnable ${runnable.name} needs leader election, which a sharded Manager does not hold (every replica runs). Fix: build controllers with mgr.controller(name), and run leader-only work in a Manager with leaderElection instead.`);
+    }
     (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
     if (this.#started && (!runnable.needsLeaderElection || this.#leading)) void this.#startOne(runnable);
   }
@@ -220,6 +290,11 @@ export class Manager {
     return this.#leading && (this.elector?.isLeader() ?? true);
   }
 
+  /** The informer source of its controllers: the cache, or the sharded Manager's router. */
+  get informerSource(): InformerSource {
+    return this.#router ?? this.cache;
+  }
+
   /** Starts everything; resolves once caches are synced and election runs. */
   async start(): Promise<void> {
     if (this.#started) return;
@@ -232,6 +307,12 @@ export class Manager {
     if (this.health) await this.health.start(signal);
     await this.cache.start(signal);
     for (const r of this.#runnables) await this.#startOne(r);
+    if (this.ring) {
+      await this.#lead();
+      this.ring.onLost((reason) => this.logger.error("lost ring membership: stopped reconciling every bucket; rejoining", { reason }));
+      await this.ring.start(signal);
+      return;
+    }
     if (!this.elector) {
       await this.#lead();
       return;
@@ -248,9 +329,13 @@ export class Manager {
       // A reconcile waiting for an informer that never synced (its list keeps failing) gives up
       // now rather than holding the drain for its reconcile timeout.
       this.cache.abortSyncWaits();
+      // Sharded: hand every bucket over first (drained, unpublished, the Lease deleted), so the
+      // other replicas take them at once.
+      if (this.ring) await this.ring.stop().catch((err) => this.logger.error("leaving the ring failed", { error: err }));
       await Promise.all(this.#leaderRunnables.map((r) => r.stop().catch((err) => this.logger.error("stop failed", { runnable: r.name, error: err }))));
       this.#abort.abort();
       await Promise.all(this.#runnables.map((r) => r.stop().catch(() => undefined)));
+      await this.#router?.close();
       await this.cache.stop();
       if (this.elector) await this.elector.stop();
       if (this.health) await this.health.stop();
@@ -409,17 +494,23 @@ export class ControllerBuilder {
       { ...(this.#owns.length ? { finalizers: ["update"] as const } : {}), ...this.#forAccess });
     const c = new Controller({
       access: { controller: this.#name, builder: this.#builder, kinds: [primary, ...this.#uses] },
-      name: this.#name, source: this.#manager.cache, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
+      name: this.#name, source: this.#manager.informerSource, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
       maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics, leading: () => this.#manager.isLeader(),
       // Terminal errors write Ready=False to the primary's status only where the controller
       // declared it patches the status (and so holds the RBAC for it).
       ...(primary.status.includes("patch") ? { statusClient: this.#manager.client } : {}),
       ...(this.#manager.recorder ? { recorder: this.#manager.recorder } : {}),
       ...(this.#timeoutMs !== undefined ? { reconcileTimeoutMs: this.#timeoutMs } : {}),
+      ...(this.#manager.ring ? { sharding: shardingOf(this.#manager.ring) } : {}),
     });
     this.#manager.add(c);
     return c;
   }
+}
+
+/** The controller side of a ring: writes go out while the ring says the key's bucket is still this replica's. */
+function shardingOf(ring: RingMembership): ControllerSharding {
+  return { mayReconcile: (bucket) => ring.mayReconcile(bucket) };
 }
 
 /** Splits builder options into the watch options and the declared {@link KindAccess} (checked). */

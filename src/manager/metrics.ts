@@ -59,7 +59,8 @@ type Queue = "name" | "controller";
  * `controller`, both the controller's name) `workqueue_depth`, `workqueue_adds_total`,
  * `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
  * `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds`,
- * `workqueue_retries_total`.
+ * `workqueue_retries_total`; a sharded Manager adds `operator_runtime_shard_buckets` and
+ * `operator_runtime_shard_client_filtering{resource}`.
  *
  * Guarantees: `reconcile_errors_total` counts every error, terminal ones included (as
  * controller-runtime); `terminal_reconcile_errors_total` counts terminal ones again. A controller's reconcile counters appear at 0 for every result as soon as its
@@ -97,6 +98,8 @@ export class Metrics implements MetricsProvider {
   readonly #longest: Gauge<Queue>;
   readonly #retries: Counter<Queue>;
   readonly #leader: Gauge<"name">;
+  readonly #shardBuckets: Gauge;
+  readonly #shardClientFiltering: Gauge<"resource">;
   readonly #controllers = new Map<string, ControllerMetrics>();
   readonly #queues = new Map<string, WorkQueueMetrics>();
 
@@ -124,6 +127,8 @@ export class Metrics implements MetricsProvider {
     this.#longest = gauge("workqueue_longest_running_processor_seconds", "Seconds the longest running processor of the work queue has been running", q);
     this.#retries = counter("workqueue_retries_total", "Total number of retries handled by the work queue", q);
     this.#leader = gauge("leader_election_master_status", "1 while this process holds the lease 'name', 0 while it stands by", ["name"] as const);
+    this.#shardBuckets = gauge("operator_runtime_shard_buckets", "Hash buckets of the ring this sharded replica serves (or is starting)", [] as const);
+    this.#shardClientFiltering = gauge("operator_runtime_shard_client_filtering", "1 while the API server ignores the KEP-5866 shard selector of this resource, so the replica receives every object and filters client-side", ["resource"] as const);
     if (options.defaultMetrics) collectDefaultMetrics({ register: registry });
   }
 
@@ -140,6 +145,16 @@ export class Metrics implements MetricsProvider {
   /** Sets `leader_election_master_status{name}` (called by the {@link LeaderElector}). */
   leaderStatus(name: string, isLeader: boolean): void {
     this.#leader.set({ name }, isLeader ? 1 : 0);
+  }
+
+  /** Sets `operator_runtime_shard_buckets` (called by a sharded Manager). */
+  shardBuckets(n: number): void {
+    this.#shardBuckets.set(n);
+  }
+
+  /** Sets `operator_runtime_shard_client_filtering{resource}` (called by a sharded Manager). */
+  shardClientFiltering(resource: string, client: boolean): void {
+    this.#shardClientFiltering.set({ resource }, client ? 1 : 0);
   }
 
   /** The hooks of controller `name`. */

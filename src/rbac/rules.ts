@@ -31,6 +31,8 @@ export interface RbacSource {
   readonly cache: { informers(): readonly { kind: KindRef; namespace: string | undefined }[] };
   readonly recorder: unknown;
   readonly leaderElection: { namespace: string; name: string } | undefined;
+  /** A sharded Manager's ring: its members' Leases live in `namespace`. */
+  readonly sharding?: { namespace: string; ring: string } | undefined;
 }
 
 const EVENTS = { group: "events.k8s.io", resource: "events" } as const;
@@ -48,7 +50,10 @@ const LEASES = { group: "coordination.k8s.io", resource: "leases" } as const;
  *   (through the cache, a Builder's informers of them watch all namespaces);
  * - `create`, `patch` on `events.k8s.io` events when the Manager records events (in the
  *   namespaces of the primaries, or cluster-wide);
- * - on the leader Lease's namespace: `create` on leases, and `get`, `update` on that Lease only.
+ * - on the leader Lease's namespace: `create` on leases, and `get`, `update` on that Lease only;
+ * - on a sharded Manager's ring namespace: `get`, `list`, `watch`, `create`, `update`,
+ *   `delete` on leases (members' Lease names derive from their identities, so they cannot be
+ *   listed by name; `delete` clears Leases of crashed members).
  *
  * One rule per resource (and subresource), sorted; verbs in a fixed order. Kinds resolve through
  * the built-in table and `crds` ({@link resourceResolver}); an unknown kind throws.
@@ -104,6 +109,8 @@ export function rbacRules(source: RbacSource, options: { crds?: readonly KubeObj
     grant(le.namespace, LEASES.group, LEASES.resource, ["create"]);
     grant(le.namespace, LEASES.group, LEASES.resource, ["get", "update"], [le.name]);
   }
+  const sh = source.sharding;
+  if (sh) grant(sh.namespace, LEASES.group, LEASES.resource, ["get", "list", "watch", "create", "update", "delete"]);
   return toRules([...grants.values()]);
 }
 

@@ -1,4 +1,5 @@
 /** Fixed hash buckets: which bucket a key falls in, which hash range a bucket covers, and the label selecting a bucket's children. */
+import type { KubeObject } from "../client/types.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import { fnv1a64 } from "./hash.ts";
 
@@ -16,7 +17,9 @@ export const SHARD_BUCKETS = 64;
 
 /**
  * The label carrying the bucket of a child's owner (`String(bucketOfUid(owner.metadata.uid))`),
- * so a replica watches the children of its buckets with {@link bucketLabelSelector}.
+ * so a replica watches the children of its buckets with {@link bucketLabelSelector}. The Builder
+ * and the ReplicaSetReconciler set it on every child they write; {@link shardBucketLabels} gives
+ * it for children written otherwise.
  *
  * @example
  * ```ts
@@ -40,6 +43,35 @@ const SPACE = 1n << 64n;
 export function bucketOfUid(uid: string, buckets = SHARD_BUCKETS): number {
   checkCount(buckets);
   return Number((fnv1a64(uid) * BigInt(buckets)) >> 64n);
+}
+
+/**
+ * The labels a child of `owner` must carry so the sharded Manager replica serving the owner's
+ * bucket sees it: `{ [SHARD_BUCKET_LABEL]: String(bucketOfUid(owner.metadata.uid)) }`. The
+ * Builder stamps this label on every object it writes; use this helper for children you write
+ * yourself (`client.apply`, `client.create`), or a replica watching its buckets' children with
+ * {@link bucketLabelSelector} never sees them. Spread it after your own labels so a stale value
+ * cannot win.
+ *
+ * @throws OperatorRuntimeError when the owner has no `metadata.uid` (an owner not yet read from
+ * the API server).
+ *
+ * @example
+ * ```ts
+ * await client.apply({
+ *   apiVersion: "v1", kind: "ConfigMap",
+ *   metadata: { name: "extra", namespace: owner.metadata!.namespace, labels: { app: "web", ...shardBucketLabels(owner) } },
+ *   data: { k: "v" },
+ * });
+ * ```
+ */
+export function shardBucketLabels(owner: KubeObject): Record<string, string> {
+  const uid = owner.metadata?.uid;
+  if (typeof uid !== "string" || uid === "") {
+    const name = owner.metadata?.name ? ` ${owner.kind ?? "object"} ${owner.metadata.namespace ? `${owner.metadata.namespace}/` : ""}${owner.metadata.name}` : "";
+    throw new OperatorRuntimeError(`shardBucketLabels: the owner${name} has no metadata.uid, so its bucket is unknown. Fix: pass the owner as read from the API server (a get, a list or the cache), not an object built in code.`);
+  }
+  return { [SHARD_BUCKET_LABEL]: String(bucketOfUid(uid)) };
 }
 
 /**

@@ -8,7 +8,8 @@
  * to drain. A key's bucket is {@link bucketOfUid} of its owner's UID; {@link bucketRanges} turns
  * served buckets into the hash ranges of a KEP-5866 `shardRange` selector, and
  * {@link bucketLabelSelector} into a label selector for children labelled
- * {@link SHARD_BUCKET_LABEL}. {@link assignBuckets} is the pure assignment every replica derives.
+ * {@link SHARD_BUCKET_LABEL} (the Builder stamps it on every child; {@link shardBucketLabels} gives
+ * it for children you write yourself). {@link assignBuckets} is the pure assignment every replica derives.
  *
  * When not to use it: one replica (or an active/standby pair under leader election) is enough
  * for most operators; shard only when one replica cannot keep up with the reconciles.
@@ -25,7 +26,7 @@
  */
 export { RingMembership } from "./ring-membership.ts";
 export type { RingMembershipOptions, ShardHandler, RingLostReason } from "./ring-options.ts";
-export { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketOfUid, bucketRange, bucketRanges, bucketLabelSelector } from "./buckets.ts";
+export { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketOfUid, bucketRange, bucketRanges, bucketLabelSelector, shardBucketLabels } from "./buckets.ts";
 export type { HashRange } from "./buckets.ts";
 export { assignBuckets, rendezvousScore } from "./assignment.ts";
 export { RING_LABEL, SERVING_ANNOTATION, CLAIMING_ANNOTATION, LEAVING_ANNOTATION, BUCKETS_ANNOTATION, memberLeaseName } from "./ring-lease.ts";

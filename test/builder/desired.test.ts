@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { OWNER_UID_LABEL } from "../../src/store/owned-objects.ts";
+import { bucketOfUid, SHARD_BUCKET_LABEL } from "../../src/sharding/buckets.ts";
 import { controllerReference, isSubset, prepareDesired, stampDesiredHash, MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION } from "../../src/builder/desired.ts";
 import { BuilderValidationError } from "../../src/errors.ts";
 import { scalarComparer } from "../../src/builder/scalars.ts";
@@ -25,7 +26,8 @@ describe("desired objects", () => {
     const d = prepareDesired(input, { ownerRef: ref, labels: { a: "1" }, managedBy: "op", namespace: "apps", namespaced: true, retainPersistentVolumeClaims: true, component: undefined });
     assert.deepEqual(d.metadata!.ownerReferences!.map((r) => `${r.uid}:${r.controller ?? false}`), ["u-2:false", "u-1:true"]);
     assert.equal(d.metadata!.namespace, "apps");
-    assert.deepEqual(d.metadata!.labels, { a: "1", [MANAGED_BY_LABEL]: "op", [OWNER_UID_LABEL]: "u-1" }, "the owner-UID label finds the owner's children with one list per kind");
+    assert.deepEqual(d.metadata!.labels, { a: "1", [MANAGED_BY_LABEL]: "op", [OWNER_UID_LABEL]: "u-1", [SHARD_BUCKET_LABEL]: String(bucketOfUid("u-1")) },
+      "the owner-UID label finds the owner's children with one list per kind; the shard bucket, a sharded replica's watch");
     assert.equal(input.metadata.ownerReferences.length, 2, "the input is not modified");
   });
 

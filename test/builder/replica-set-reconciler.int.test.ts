@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
   Builder, BuilderValidationError, Cache, Expectations, Pod, REPLICA_SET_LABEL, ReplicaSetReconciler, ResourceClient, controllerRef,
-  replicaDeletionOrder,
+  replicaDeletionOrder, SHARD_BUCKET_LABEL, bucketOfUid,
 } from "../../src/index.ts";
 import type { KubeObject, ReplicaTemplate } from "../../src/index.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
@@ -50,7 +50,7 @@ describe("ReplicaSetReconciler against LocalCluster", () => {
     for (const p of pods) {
       assert.match(p.metadata!.name!, /^web-[a-z0-9]{5}$/);
       assert.deepEqual(p.metadata!.ownerReferences, [controllerRef(owner)]);
-      assert.deepEqual(p.metadata!.labels, { app: "web", [REPLICA_SET_LABEL]: "replicas" });
+      assert.deepEqual(p.metadata!.labels, { app: "web", [REPLICA_SET_LABEL]: "replicas", [SHARD_BUCKET_LABEL]: String(bucketOfUid(owner.metadata.uid)) });
     }
     await settled(set, owner, ns, 3);
     const again = await set.reconcile({ client, owner, replicas: 3, template });

@@ -117,7 +117,7 @@ describe("operator-runtime gen manifests", () => {
   }
 
   for (const [module, message] of [
-    ["test/cli/fixtures/no-election-operator.ts", /no leader election: deployed operators run with it on; give the Manager `leaderElection/],
+    ["test/cli/fixtures/no-election-operator.ts", /neither leader election nor sharding: .*give the Manager `leaderElection: \{ namespace, name \}` or `sharding: \{ ring, namespace \}`/],
     ["test/cli/fixtures/no-health-operator.ts", /has no health server \(healthPort: false\): probes need a fixed one/],
   ] as const) {
     it(`exits 1 naming what the Manager lacks for ${module}`, async () => {

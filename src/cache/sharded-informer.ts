@@ -1,0 +1,306 @@
+/**
+ * ShardedInformer: one kind's objects of a changing set of hash buckets, mirrored by a
+ * SharedInformer that is rebuilt (with a new shard or label selector) whenever the set changes.
+ */
+import type { KindRef, KubeObject } from "../client/types.ts";
+import type { Logger } from "../log/logger.ts";
+import { silentLogger } from "../log/logger.ts";
+import { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketLabelSelector, bucketOfUid, bucketRanges } from "../sharding/buckets.ts";
+import { formatShardSelector } from "../util/shard-range.ts";
+import { abortable } from "./abortable.ts";
+import { delegatesOwnerIndex } from "./owner-index.ts";
+import type { CacheInformerOptions } from "./cache.ts";
+import type { SharedInformer } from "./informer.ts";
+import type { ShardFiltering } from "./shard-filter.ts";
+import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
+
+/**
+ * How a {@link ShardedInformer} selects a bucket's objects: `"uid"` by the object's own UID (a
+ * KEP-5866 `shardSelector` on `object.metadata.uid`: the primaries of a sharded controller),
+ * `"label"` by the bucket label the Builder stamps on children (`operator-runtime.io/shard-bucket`,
+ * the bucket of the child's owner).
+ *
+ * @example
+ * ```ts
+ * const by: ShardBy = "label"; // children of the served owners
+ * ```
+ */
+export type ShardBy = "uid" | "label";
+
+/** Where a {@link ShardedInformer} gets (and gives back) its SharedInformers: the Manager's Cache. */
+export interface ShardedInformerHost {
+  informer<T extends KubeObject = KubeObject>(kind: KindRef, options: CacheInformerOptions): SharedInformer<T>;
+  release(informer: SharedInformer<any>): Promise<void>;
+}
+
+/**
+ * Options of {@link ShardedInformer}.
+ *
+ * @example
+ * ```ts
+ * const options: ShardedInformerOptions = { host: cache, kind: ConfigMap, by: "label" };
+ * ```
+ */
+export interface ShardedInformerOptions {
+  host: ShardedInformerHost;
+  kind: KindRef;
+  /** Namespace scope (default: all namespaces). */
+  namespace?: string | undefined;
+  by: ShardBy;
+  /** Buckets of the hash space (default {@link SHARD_BUCKETS}); the same as the ring's. */
+  buckets?: number;
+  logger?: Logger;
+  /** Called after each rebuild with where the shard selector is applied (`"uid"` only). */
+  onFiltering?: (filtering: ShardFiltering | undefined) => void;
+}
+
+/**
+ * The objects of one kind in a set of buckets, as one {@link Informer}: handlers, indexes and
+ * reads stay in place while the underlying SharedInformer is replaced.
+ *
+ * Expected flow: `setBuckets(set)` asks for a new set; calls made together (in one turn of the
+ * event loop, or while a rebuild runs) are served by one rebuild: a SharedInformer with the
+ * selector of the newest set is created, synced, and then swapped in. At the swap, handlers
+ * hear what differs from the old one — `add` for objects it did not hold (or held at another
+ * resourceVersion: `update`), `delete` for objects of buckets still served that are gone — and
+ * the old informer is released (its watch ends). No set means no informer at all (nothing is
+ * held, nothing is watched).
+ *
+ * Guarantees: after `await setBuckets(s)`, the current informer holds exactly the objects of the
+ * newest set asked for, synced; events are delivered from the current informer only (an event
+ * of the old one after the swap is covered by the diff). Reads (`get`, `list`, `byIndex`) answer
+ * from the current informer, empty before the first.
+ *
+ * Caveats: a rebuild lists the new set's objects afresh (one list per change batch). Objects
+ * of a child kind that lack the bucket label are not seen (the Builder labels every child).
+ *
+ * @example
+ * ```ts
+ * const children = new ShardedInformer({ host: cache, kind: ConfigMap, by: "label" });
+ * children.addEventHandler({ add: (cm) => enqueueOwnerOf(cm) });
+ * await children.setBuckets(new Set([3, 17]));
+ * children.byIndex(OWNER_UID_INDEX, owner.metadata!.uid!);
+ * ```
+ */
+export class ShardedInformer<T extends KubeObject = KubeObject> implements Informer<T> {
+  readonly kind: KindRef;
+  readonly namespace: string | undefined;
+  readonly by: ShardBy;
+  readonly #o: ShardedInformerOptions;
+  readonly #log: Logger;
+  readonly #count: number;
+  readonly #handlers = new Set<{ h: InformerEventHandler<T> }>();
+  readonly #indexes: [string, IndexFunc<T>][] = [];
+  #current: SharedInformer<T> | undefined;
+  #currentKey = "";
+  #unsubscribe: (() => void) | undefined;
+  #wanted = new Set<number>();
+  #wantedKey = "";
+  /** The rebuild loop, while one runs. */
+  #running: Promise<void> | undefined;
+  #stopped = false;
+  /** Aborted by stop(): a rebuild waiting for its informer's first list gives up. */
+  readonly #lifetime = new AbortController();
+
+  constructor(options: ShardedInformerOptions) {
+    this.#o = options;
+    this.kind = options.kind;
+    this.namespace = options.namespace || undefined;
+    this.by = options.by;
+    this.#count = options.buckets ?? SHARD_BUCKETS;
+    this.#log = (options.logger ?? silentLogger).child({ kind: options.kind.kind, shardBy: options.by });
+    delegatesOwnerIndex(this);
+  }
+
+  /** The buckets asked for last (sorted). */
+  buckets(): number[] {
+    return [...this.#wanted].sort((a, b) => a - b);
+  }
+
+  /** The SharedInformer serving now (undefined with no buckets). */
+  get current(): SharedInformer<T> | undefined {
+    return this.#current;
+  }
+
+  /** The bucket of an object as this informer selects it: by its UID, or by its bucket label. */
+  bucketOf(obj: KubeObject): number | undefined {
+    if (this.by === "uid") {
+      const uid = obj.metadata?.uid;
+      return uid ? bucketOfUid(uid, this.#count) : undefined;
+    }
+    const label = obj.metadata?.labels?.[SHARD_BUCKET_LABEL];
+    const b = label !== undefined && /^\d+$/.test(label) ? Number(label) : NaN;
+    return Number.isInteger(b) && b < this.#count ? b : undefined;
+  }
+
+  /**
+   * Serves `set` from now on; resolves once the current informer holds exactly the newest set
+   * asked for and has synced (a later call's set, if one came meanwhile). Rejects only when
+   * stopped.
+   */
+  setBuckets(set: Iterable<number>): Promise<void> {
+    this.#wanted = new Set(set);
+    this.#wantedKey = this.buckets().join(",");
+    this.#running ??= this.#rebuildLoop().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  /** Releases the current informer; no further rebuild. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#lifetime.abort(new Error(`sharded informer of ${this.kind.kind}: stopped`));
+    await this.#running?.catch(() => undefined);
+    await this.#swap(undefined, "");
+  }
+
+  async #rebuildLoop(): Promise<void> {
+    // Let the other setBuckets calls of this turn (the ring starts buckets together) join in.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!this.#stopped && this.#wantedKey !== this.#currentKey) {
+      const key = this.#wantedKey;
+      const set = [...this.#wanted];
+      if (set.length === 0) {
+        await this.#swap(undefined, key);
+        continue;
+      }
+      const next = this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) });
+      if (next === this.#current) {
+        this.#currentKey = key;
+        continue;
+      }
+      for (const [name, fn] of this.#indexes) addIndexOnce(next, name, fn);
+      // Subscribed before the sync so that no watch event falls between the list and the swap;
+      // replays and events are dropped until the swap, which reports the difference instead.
+      let live = false;
+      const forward = <A extends unknown[]>(f: (h: InformerEventHandler<T>, ...a: A) => void) => (...a: A) => {
+        if (live) for (const { h } of this.#handlers) f(h, ...a);
+      };
+      const unsubscribe = next.addEventHandler({
+        add: forward((h, obj: T, initial: boolean) => h.add?.(obj, initial)),
+        update: forward((h, o: T, n: T) => h.update?.(o, n)),
+        delete: forward((h, obj: T) => h.delete?.(obj)),
+        caughtUp: forward((h) => h.caughtUp?.()),
+      });
+      try {
+        await abortable(next.synced(), this.#lifetime.signal);
+      } catch (err) {
+        unsubscribe();
+        await this.#o.host.release(next);
+        if (this.#stopped) return;
+        throw err;
+      }
+      if (this.#stopped) {
+        unsubscribe();
+        await this.#o.host.release(next);
+        return;
+      }
+      const old = this.#current;
+      const oldUnsubscribe = this.#unsubscribe;
+      this.#current = next;
+      this.#currentKey = key;
+      this.#unsubscribe = unsubscribe;
+      oldUnsubscribe?.();
+      live = true;
+      this.#reportDifference(old, next, new Set(set));
+      this.#o.onFiltering?.(next.shardFiltering);
+      this.#log.debug("serving buckets", { buckets: key, objects: next.list().length });
+      if (old) await this.#o.host.release(old);
+    }
+  }
+
+  /** Replaces the current informer by `next` (none), without reporting anything. */
+  async #swap(next: undefined, key: string): Promise<void> {
+    const old = this.#current;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#current = next;
+    this.#currentKey = key;
+    if (old) await this.#o.host.release(old);
+  }
+
+  /** Tells handlers how `next` differs from `old` in the buckets both cover. */
+  #reportDifference(old: SharedInformer<T> | undefined, next: SharedInformer<T>, served: Set<number>): void {
+    const calls: (() => void)[] = [];
+    for (const obj of next.list()) {
+      const before = old?.get(obj.metadata?.name ?? "", obj.metadata?.namespace || undefined);
+      if (!before) calls.push(() => this.#emit((h) => h.add?.(obj, false)));
+      else if (before.metadata?.resourceVersion !== obj.metadata?.resourceVersion) calls.push(() => this.#emit((h) => h.update?.(before, obj)));
+    }
+    if (old) {
+      for (const obj of old.list()) {
+        const b = this.bucketOf(obj);
+        if (b === undefined || !served.has(b)) continue;
+        if (!next.get(obj.metadata?.name ?? "", obj.metadata?.namespace || undefined)) calls.push(() => this.#emit((h) => h.delete?.(obj)));
+      }
+    }
+    for (const call of calls) call();
+  }
+
+  #emit(f: (h: InformerEventHandler<T>) => void): void {
+    for (const { h } of this.#handlers) {
+      try {
+        f(h);
+      } catch (err) {
+        this.#log.error("event handler threw", { error: err });
+      }
+    }
+  }
+
+  #selector(set: number[]): Pick<CacheInformerOptions, "shardSelector" | "labelSelector"> {
+    return this.by === "uid"
+      ? { shardSelector: formatShardSelector("object.metadata.uid", bucketRanges(set, this.#count)) }
+      : { labelSelector: bucketLabelSelector(set, this.#count) };
+  }
+
+  /** Registers a handler; the current informer's objects are replayed to it as `add(obj, true)`. */
+  addEventHandler(handler: InformerEventHandler<T>): () => void {
+    const entry = { h: handler };
+    this.#handlers.add(entry);
+    if (this.#current?.hasSynced()) for (const obj of this.#current.list()) handler.add?.(obj, true);
+    return () => void this.#handlers.delete(entry);
+  }
+
+  /** Resolves at once: each rebuild syncs before it is swapped in (await `setBuckets` instead). */
+  synced(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  hasSynced(): boolean {
+    return true;
+  }
+
+  /** Whether the current informer is stale (false with no buckets). */
+  isStale(): boolean {
+    return this.#current?.isStale() ?? false;
+  }
+
+  get(name: string, namespace?: string): T | undefined {
+    return this.#current?.get(name, namespace);
+  }
+
+  list(namespace?: string): T[] {
+    return this.#current?.list(namespace) ?? [];
+  }
+
+  addIndex(name: string, fn: IndexFunc<T>): void {
+    this.#indexes.push([name, fn]);
+    if (this.#current) addIndexOnce(this.#current, name, fn);
+  }
+
+  byIndex(name: string, value: string): T[] {
+    return this.#current?.byIndex(name, value) ?? [];
+  }
+
+  lastSyncResourceVersion(): string {
+    return this.#current?.lastSyncResourceVersion() ?? "";
+  }
+}
+
+/** Adds an index unless the informer (shared with another user) has one by that name. */
+function addIndexOnce<T extends KubeObject>(informer: SharedInformer<T>, name: string, fn: IndexFunc<T>): void {
+  try {
+    informer.addIndex(name, fn);
+  } catch {
+    // Already there: a shared informer indexed by another ShardedInformer of the same kind.
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * ShardRouter: a sharded Manager's informer source — the primaries and owned kinds of its
+ * controllers watched for the served buckets only — and the start and drain of buckets across
+ * its controllers.
+ */
+import type { Kind, KubeObject } from "../client/types.ts";
+import type { Cache } from "../cache/cache.ts";
+import { ShardedInformer } from "../cache/sharded-informer.ts";
+import type { ShardBy } from "../cache/sharded-informer.ts";
+import type { Informer } from "../cache/types.ts";
+import type { Controller, InformerSource, WatchRole } from "../controller/controller.ts";
+import type { Logger } from "../log/logger.ts";
+import type { Metrics } from "./metrics.ts";
+
+/**
+ * Options of {@link ShardRouter}.
+ *
+ * @example
+ * ```ts
+ * const options: ShardRouterOptions = { cache: mgr.cache, logger, metrics: mgr.metrics, controllers: () => mgr.controllers() };
+ * ```
+ */
+export interface ShardRouterOptions {
+  cache: Cache;
+  logger: Logger;
+  metrics: Metrics;
+  /** The sharded controllers to start and drain buckets on. */
+  controllers: () => Controller[];
+}
+
+/**
+ * The informers and buckets of a sharded Manager (see `ManagerOptions.sharding`).
+ *
+ * Expected flow: controllers ask it for their informers (`role` `for`: objects whose UID hashes
+ * into a served bucket, by a KEP-5866 shard selector; `owns`: objects labelled with a served
+ * bucket; `watches`: every object, from the cache); the ring calls `start(b)` and `stop(b)`.
+ * `start(b)` rebuilds the sharded informers with `b` (starts that arrive together share one
+ * rebuild), then lets every controller serve `b`; `stop(b)` drains `b` in every controller,
+ * then narrows the informers (in the background).
+ *
+ * Guarantees: reads of the sharded kinds through the cache (`get`, `listByOwner`, as the
+ * Builder does) answer from the sharded informers, and `get` falls back to one API GET on a
+ * miss; the cache keeps no unselected informer for them unless something else asks for one.
+ *
+ * @example
+ * ```ts
+ * const router = new ShardRouter({ cache, logger, metrics, controllers: () => controllers });
+ * const ring = new RingMembership({ ..., handler: router });
+ * ```
+ */
+export class ShardRouter implements InformerSource {
+  readonly #o: ShardRouterOptions;
+  readonly #facades = new Map<string, ShardedInformer>();
+  readonly #buckets = new Set<number>();
+
+  constructor(options: ShardRouterOptions) {
+    this.#o = options;
+  }
+
+  /** The informer of a controller's watch: sharded for its primary and owned kinds. */
+  informer<T extends KubeObject = KubeObject>(kind: Kind<T>, options: { namespace?: string; role?: WatchRole } = {}): Informer<T> {
+    const { role, namespace } = options;
+    if (role === "for" || role === "owns") return this.#facade(kind, namespace, role === "for" ? "uid" : "label") as unknown as Informer<T>;
+    return this.#o.cache.informer(kind, namespace ? { namespace } : {});
+  }
+
+  /** The buckets the informers are asked to hold (served, or starting). */
+  buckets(): ReadonlySet<number> {
+    return new Set(this.#buckets);
+  }
+
+  /** The sharded informers. */
+  informers(): ShardedInformer[] {
+    return [...this.#facades.values()];
+  }
+
+  /** Starts bucket `b`: informers hold its objects and have synced, then every controller serves it. */
+  async start(bucket: number): Promise<void> {
+    this.#buckets.add(bucket);
+    this.#o.metrics.shardBuckets(this.#buckets.size);
+    await this.#rebuild();
+    if (!this.#buckets.has(bucket)) return;
+    for (const c of this.#o.controllers()) c.serveBucket(bucket);
+  }
+
+  /** Drains bucket `b` in every controller; then the informers let go of its objects. */
+  async stop(bucket: number, signal: AbortSignal): Promise<void> {
+    await Promise.all(this.#o.controllers().map((c) => c.drainBucket(bucket, signal)));
+    this.#buckets.delete(bucket);
+    this.#o.metrics.shardBuckets(this.#buckets.size);
+    void this.#rebuild().catch((err: unknown) => this.#o.logger.error("narrowing the sharded informers failed", { error: err }));
+  }
+
+  /** Stops every sharded informer. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#facades.values()].map((f) => f.stop()));
+  }
+
+  #rebuild(): Promise<unknown> {
+    return Promise.all([...this.#facades.values()].map((f) => f.setBuckets(this.#buckets)));
+  }
+
+  #facade(kind: Kind, namespace: string | undefined, by: ShardBy): ShardedInformer {
+    const key = `${kind.apiVersion}|${kind.kind}|${namespace ?? ""}|${by}`;
+    let facade = this.#facades.get(key);
+    if (!facade) {
+      const name = `${kind.kind}.${kind.apiVersion}`;
+      facade = new ShardedInformer({
+        host: this.#o.cache, kind, namespace, by, logger: this.#o.logger,
+        ...(by === "uid" ? { onFiltering: (f) => this.#o.metrics.shardClientFiltering(name, f === "client") } : {}),
+      });
+      this.#facades.set(key, facade);
+      this.#o.cache.route(kind, facade);
+      if (this.#buckets.size > 0) void facade.setBuckets(this.#buckets).catch(() => undefined);
+    }
+    return facade;
+  }
+}
