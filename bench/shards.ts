@@ -23,7 +23,7 @@
  * per owner).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ResourceClient } from "../src/index.ts";
@@ -48,7 +48,13 @@ interface Options {
 }
 
 /** One replica's figures for the converge phase. */
-interface PerReplica { identity: string; events: number; cached: number; cpuS: number; heapMiB: number; rssMiB: number; reconciles: number; buckets: number; owners: number }
+interface PerReplica {
+  identity: string; events: number; cached: number; cpuS: number; heapMiB: number; rssMiB: number; reconciles: number; buckets: number; owners: number;
+  /** Informers replaced (the buckets changed) before the converge phase ended. */
+  informersReplaced: number;
+  /** Warnings and errors it logged by the end of the run, by `level msg`. */
+  logged: Record<string, number>;
+}
 
 /** One N's measures. */
 interface Measures {
@@ -57,6 +63,8 @@ interface Measures {
   convergeS: number; reconciles: number; failures: number;
   failoverServedS: number | undefined; failoverReconciledS: number | undefined;
   doubleReconciles: number; stale: number;
+  /** The machine's 1-minute load average when the replicas had converged (other processes count too). */
+  loadAvg: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -100,7 +108,7 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
     for (let i = 1; i <= n; i++) {
       replicas.push(launchReplica({
         kubeconfig: cluster.kubeconfigPath, identity: `replica-${i}`, ring: RING, leaseNamespace: LEASE_NS, ...opts.lease,
-        log: logPath, children: 4, workers: opts.workers, logLevel: "error",
+        log: logPath, children: 4, workers: opts.workers, logLevel: "warn",
       }, ["--expose-gc"]));
     }
     const why = { reason: "" };
@@ -126,6 +134,7 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
     for (const s of convergeSpans) if (s.ok && s.gen === 1 && !firstOk.has(s.key)) firstOk.set(s.key, s.end);
     const convergeS = (Math.max(...firstOk.values()) - t0) / 1000;
     const per = replicas.map((r, i) => perReplica(r, before[i]!, after[i]!, uids));
+    const loadAvg = loadavg()[0]!;
     log(`  ${n} replica(s): converged in ${convergeS.toFixed(2)} s`);
 
     // Failover: kill the last replica, change one of its owners at once.
@@ -163,6 +172,7 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
       }
     }
 
+    for (const [i, r] of replicas.entries()) per[i]!.logged = Object.fromEntries(r.logCounts);
     const deaths = new Map(replicas.flatMap((r) => (r.killedAt !== undefined ? [[r.identity, r.killedAt] as const] : [])));
     const all = spans(readLog(logPath), deaths);
     let stale = 0;
@@ -171,7 +181,7 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
       replicas: n, per, convergeS,
       reconciles: convergeSpans.length, failures: convergeSpans.filter((s) => !s.ok).length,
       failoverServedS, failoverReconciledS,
-      doubleReconciles: overlaps(all).length, stale,
+      doubleReconciles: overlaps(all).length, stale, loadAvg,
     };
   } finally {
     await killAll(replicas);
@@ -209,6 +219,7 @@ function perReplica(r: ReplicaProcess, a: ReplicaStats, b: ReplicaStats, uids: M
   return {
     identity: r.identity, events: b.eventsReceived - a.eventsReceived, cached: b.cachedObjects, cpuS: (b.cpuMs - a.cpuMs) / 1000,
     heapMiB: b.heapBytes / MIB, rssMiB: b.rssBytes / MIB, reconciles: b.reconciles - a.reconciles, buckets: buckets.size, owners,
+    informersReplaced: b.informersReplaced, logged: {},
   };
 }
 
@@ -223,8 +234,14 @@ const ROWS: Row[] = [
   { measure: "events received, per replica", value: busiest((p) => p.events), fmt: int, perReplicaTarget: true },
   { measure: "objects cached, per replica", value: busiest((p) => p.cached), fmt: int, perReplicaTarget: true },
   { measure: "CPU to converge, per replica", value: busiest((p) => p.cpuS), fmt: secs, perReplicaTarget: true },
+  { measure: "CPU per reconcile (busiest replica)", value: (m) => {
+    const p = m.per.reduce((a, b) => (b.cpuS > a.cpuS ? b : a));
+    return (p.cpuS * 1000) / p.reconciles;
+  }, fmt: (n) => `${n.toFixed(2)} ms` },
   { measure: "heap after converge, per replica", value: busiest((p) => p.heapMiB), fmt: (n) => `${n.toFixed(0)} MiB` },
   { measure: "owners, per replica", value: busiest((p) => p.owners), fmt: int },
+  { measure: "busiest replica's owners ÷ (owners ÷ N)", value: (m) => Math.max(...m.per.map((p) => p.owners)) / (m.per.reduce((n, p) => n + p.owners, 0) / m.replicas), fmt: (n) => `${n.toFixed(2)}×` },
+  { measure: "busiest replica's buckets", value: busiest((p) => p.buckets), fmt: (n) => `${n} of 64` },
   { measure: "converge wall time", value: (m) => m.convergeS, fmt: secs },
   { measure: "reconciles to converge (all replicas)", value: (m) => m.reconciles, fmt: int },
   { measure: "failover: buckets served again", value: (m) => m.failoverServedS, fmt: secs,
@@ -272,10 +289,12 @@ function printTable(results: (Measures | Error)[], opts: Options): void {
       console.log(`\nfailed: ${r.message}`);
       continue;
     }
-    console.log(`\n${r.replicas} replica(s): ${int(r.reconciles)} reconciles (${r.failures} failed), converge ${secs(r.convergeS)}`);
+    console.log(`\n${r.replicas} replica(s): ${int(r.reconciles)} reconciles (${r.failures} failed), converge ${secs(r.convergeS)}, load average ${r.loadAvg.toFixed(1)} on ${availableParallelism()} CPUs`);
     for (const p of r.per) {
       console.log(`  ${p.identity}: ${p.buckets} buckets, ${int(p.owners)} owners, ${int(p.events)} events, ${int(p.cached)} cached, ` +
-        `CPU ${secs(p.cpuS)}, ${int(p.reconciles)} reconciles, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
+        `CPU ${secs(p.cpuS)}, ${int(p.reconciles)} reconciles, ${p.informersReplaced} informers replaced, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
+      const logged = Object.entries(p.logged).sort((x, y) => y[1] - x[1]);
+      if (logged.length) console.log(`    logged: ${logged.slice(0, 6).map(([k, n]) => `${n}× ${k}`).join("; ")}`);
     }
     if (r.stale) console.log(`  WARNING: at the end ${r.stale} owners lack a child: the measures above are not of a converged system`);
   }

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { keysByReplica, overlaps, readLog, spans } from "./procs/reconcile-log.ts";
+import { handoffs, keysByReplica, overlaps, readLog, spans } from "./procs/reconcile-log.ts";
 import type { LogLine } from "./procs/protocol.ts";
 
 const begin = (replica: string, key: string, start: number): LogLine => ({ t: "begin", replica, key, start });
@@ -30,6 +30,10 @@ describe("reconcile log", () => {
     const found = overlaps(spans(lines));
     assert.equal(found.length, 1);
     assert.deepEqual(found.map(([x, y]) => [x.replica, x.start, y.replica, y.start]), [["b", 30, "c", 39]]);
+    assert.deepEqual(handoffs(spans(lines)), [
+      { key: "k", from: "a", to: "b", gapMs: 0 },
+      { key: "k", from: "b", to: "c", gapMs: -1 },
+    ]);
   });
 
   it("ends a dead replica's unfinished reconcile at its death, and a live one's never", () => {

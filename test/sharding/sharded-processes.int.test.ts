@@ -11,7 +11,7 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalCluster } from "../../src/testing/index.ts";
@@ -22,7 +22,7 @@ import { SHARD_BUCKETS, bucketOfUid } from "../../src/sharding/buckets.ts";
 import { RING_LABEL } from "../../src/sharding/ring-lease.ts";
 import { within } from "../support/wait.ts";
 import { bumpOwners, configMapOf, createOwners, installShardOwner } from "./procs/owner.ts";
-import { describeOverlap, keysByReplica, overlaps, readLog, spans } from "./procs/reconcile-log.ts";
+import { describeOverlap, handoffs, keysByReplica, overlaps, readLog, spans } from "./procs/reconcile-log.ts";
 import type { Span } from "./procs/reconcile-log.ts";
 import { killAll, launchReplica, pollUntil, settledRing, stderrTails } from "./procs/replicas.ts";
 import type { ReplicaProcess } from "./procs/replicas.ts";
@@ -65,6 +65,24 @@ describe("sharded Managers in separate processes", () => {
   function assertNoOverlap(all: Span[]): void {
     const found = overlaps(all);
     assert.equal(found.length, 0, `${found.length} reconciles overlapped one of another replica on the same key:\n${found.slice(0, 5).map(describeOverlap).join("\n")}`);
+  }
+
+  /**
+   * Asserts that keys passed from `from` (or to `to`) while being reconciled: at least one key
+   * was reconciled by one replica and next by the other since `since` — so the overlap check
+   * covered a handover under load. Reports how close the closest came.
+   */
+  function assertHandoffs(t: { diagnostic: (s: string) => void }, since: number, match: { from?: string; to?: string }, what: string): void {
+    const found = handoffs(logSpans().filter((s) => s.start >= since))
+      .filter((h) => (match.from === undefined || h.from === match.from) && (match.to === undefined || h.to === match.to));
+    assert.ok(found.length > 0, `no owner was reconciled on both sides of ${what}: the handover was not exercised under load`);
+    const closest = found.reduce((a, b) => (b.gapMs < a.gapMs ? b : a));
+    t.diagnostic(`${what}: ${found.length} owners reconciled on both sides; closest: ${closest.key} ${closest.from} → ${closest.to} ${closest.gapMs} ms apart`);
+  }
+
+  /** Waits until `r` is in the middle of a reconcile begun after the log had `fromByte` bytes (so a signal lands on work in flight). */
+  async function inFlight(r: ReplicaProcess, fromByte: number): Promise<void> {
+    await pollUntil(() => spans(readLog(logPath, fromByte)).some((s) => s.replica === r.identity && s.open), `${r.identity} to be reconciling`, CONVERGE_MS, 5);
   }
 
   /** Waits until the running replicas form a settled ring; returns each bucket's server. */
@@ -164,6 +182,7 @@ describe("sharded Managers in separate processes", () => {
 
   it("a fourth replica takes about a quarter of the buckets while owners change, and no key is reconciled twice at once", { timeout: TEST_MS }, async (t) => {
     const before = await settle("three replicas to be settled");
+    const since = Date.now();
     const changes = churn();
     let gen: number;
     try {
@@ -179,6 +198,7 @@ describe("sharded Managers in separate processes", () => {
     }
     await converged(gen);
     assertNoOverlap(logSpans());
+    assertHandoffs(t, since, { to: "replica-4" }, "the join");
   });
 
   it("SIGKILL: the killed replica's buckets are served again within leaseDuration + retryPeriod and everything reconverges", { timeout: TEST_MS }, async (t) => {
@@ -187,10 +207,13 @@ describe("sharded Managers in separate processes", () => {
     const lost = victim.served();
     assert.ok(lost.length > 0, "the victim serves buckets");
     const survivors = running().filter((r) => r !== victim);
+    const since = Date.now();
+    const fromByte = statSync(logPath).size;
     const changes = churn();
     let gen: number;
     let tookMs: number;
     try {
+      await inFlight(victim, fromByte);
       victim.kill("SIGKILL");
       const killedAt = victim.killedAt!;
       const at = await pollUntil(() => servedAgainAt(lost, survivors, killedAt), `the survivors to serve the killed replica's ${lost.length} buckets`, SETTLE_MS, 20,
@@ -206,6 +229,7 @@ describe("sharded Managers in separate processes", () => {
     assert.ok(tookMs <= bound, `the killed replica's buckets were served again after ${tookMs} ms (bound ${bound} ms)`);
     assert.equal((await victim.exited).signal, "SIGKILL");
     assertNoOverlap(logSpans());
+    assertHandoffs(t, since, { from: victim.identity }, "the kill");
   });
 
   it("SIGTERM: the replica hands its buckets over before its Lease could expire, exits 0, and no key is reconciled twice at once", { timeout: TEST_MS }, async (t) => {
@@ -214,10 +238,13 @@ describe("sharded Managers in separate processes", () => {
     const lost = leaver.served();
     assert.ok(lost.length > 0, "the leaving replica serves buckets");
     const survivors = running().filter((r) => r !== leaver);
+    const since = Date.now();
+    const fromByte = statSync(logPath).size;
     const changes = churn();
     let gen: number;
     let tookMs: number;
     try {
+      await inFlight(leaver, fromByte);
       leaver.kill("SIGTERM");
       const signalledAt = leaver.signalledAt!;
       const exit = await within(leaver.exited, "the SIGTERMed replica to exit", 30_000);
@@ -238,5 +265,6 @@ describe("sharded Managers in separate processes", () => {
     const all = logSpans();
     assert.equal(all.filter((s) => s.replica === leaver.identity && s.open).length, 0, "the leaving replica finished every reconcile it began");
     assertNoOverlap(all);
+    assertHandoffs(t, since, { from: leaver.identity }, "the leave");
   });
 });

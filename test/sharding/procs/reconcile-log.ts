@@ -106,6 +106,38 @@ export function overlaps(all: Span[]): [Span, Span][] {
   return found;
 }
 
+/** A key passing from one replica to another: the earlier one's reconcile ended `gapMs` before the later one's began. */
+export interface Handoff {
+  key: string;
+  from: string;
+  to: string;
+  gapMs: number;
+}
+
+/**
+ * Every change of replica in each key's reconciles (ordered by start): what shows that a
+ * handover happened while the key was being reconciled, and how close the two came (an
+ * overlap is a negative gap; see {@link overlaps}).
+ */
+export function handoffs(all: Span[]): Handoff[] {
+  const byKey = new Map<string, Span[]>();
+  for (const s of all) {
+    let list = byKey.get(s.key);
+    if (!list) byKey.set(s.key, (list = []));
+    list.push(s);
+  }
+  const out: Handoff[] = [];
+  for (const [key, list] of byKey) {
+    list.sort((a, b) => a.start - b.start);
+    for (let i = 1; i < list.length; i++) {
+      const prev = list[i - 1]!;
+      const next = list[i]!;
+      if (prev.replica !== next.replica) out.push({ key, from: prev.replica, to: next.replica, gapMs: next.start - prev.end });
+    }
+  }
+  return out;
+}
+
 /** A readable line for an overlap. */
 export function describeOverlap([a, b]: [Span, Span]): string {
   const t = (s: Span) => `${s.replica} ${s.start}…${Number.isFinite(s.end) ? s.end : "running"}${s.open ? " (no end line)" : ""}`;

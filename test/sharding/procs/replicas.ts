@@ -41,9 +41,12 @@ export class ReplicaProcess {
   started = false;
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   readonly #proc: ChildProcess;
+  /** Log lines on its stderr by `level msg` (JSON lines; anything else by its first 100 characters). */
+  readonly logCounts = new Map<string, number>();
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   #nextId = 1;
   #stderr = "";
+  #partial = "";
 
   constructor(config: ReplicaConfig, execArgv: string[] = []) {
     hookExit();
@@ -54,6 +57,9 @@ export class ReplicaProcess {
     proc.stderr!.setEncoding("utf8");
     proc.stderr!.on("data", (d: string) => {
       this.#stderr = (this.#stderr + d).slice(-STDERR_KEEP);
+      const lines = (this.#partial + d).split("\n");
+      this.#partial = lines.pop()!;
+      for (const l of lines) if (l) this.#count(l);
     });
     proc.on("message", (m: RingEvent | { event: "started" } | { id: number; result?: unknown; error?: string }) => {
       if ("event" in m) {
@@ -86,6 +92,17 @@ export class ReplicaProcess {
   /** Buckets it serves by its last ring event (none once it exited). */
   served(): number[] {
     return this.exit ? [] : this.ring?.served ?? [];
+  }
+
+  #count(line: string): void {
+    let key: string;
+    try {
+      const r = JSON.parse(line) as { level?: string; msg?: string };
+      key = `${r.level ?? "?"} ${r.msg ?? line.slice(0, 100)}`;
+    } catch {
+      key = line.slice(0, 100);
+    }
+    this.logCounts.set(key, (this.logCounts.get(key) ?? 0) + 1);
   }
 
   /** The last `STDERR_KEEP` characters of its stderr. */
