@@ -268,7 +268,7 @@ function printTable(results: (Measures | Error)[], opts: Options): void {
       const judged = ok.filter((m) => m.replicas > 1);
       if (base !== undefined && judged.length) {
         target = `≤ 1.2 × single ÷ N: ${judged.map((m) => row.fmt((1.2 * base) / m.replicas)).join(" / ")}`;
-        met = judged.every((m) => row.value(m)! <= (1.2 * base) / m.replicas) ? "yes" : "no";
+        met = judged.map((m) => `${judged.length > 1 ? `${m.replicas}: ` : ""}${row.value(m)! <= (1.2 * base) / m.replicas ? "yes" : "no"}`).join(", ");
       } else target = "≤ 1.2 × single ÷ N (needs a 1-replica run)";
     } else if (row.target) {
       target = row.target(ok[0]!, opts);
