@@ -71,6 +71,24 @@ describe("operator-runtime gen manifests", () => {
       { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } });
   });
 
+  it("accepts a sharded Manager: the Deployment runs the requested replicas, the Role grants the ring's Leases", async () => {
+    const { docs } = await manifests(["test/cli/fixtures/sharded-operator.ts", "--image", "x/widgets:1", "--namespace", "apps", "--replicas", "3"]);
+    assert.deepEqual(docs.map((d) => `${d.kind} ${d.metadata.namespace ?? ""}/${d.metadata.name}`), [
+      "ServiceAccount apps/widgets", "ClusterRole /widgets", "ClusterRoleBinding /widgets",
+      "Role operators/widgets", "RoleBinding operators/widgets", "Deployment apps/widgets",
+    ]);
+    const spec = docs.at(-1)!.spec as unknown as DeploymentSpec;
+    assert.equal(spec.replicas, 3);
+    assert.equal(spec.template.spec.serviceAccountName, "widgets");
+    const role = docs.find((d) => d.kind === "Role") as unknown as { rules: unknown[] };
+    assert.deepEqual(role.rules, [
+      { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "list", "watch", "create", "update", "delete"] },
+    ]);
+    const binding = docs.find((d) => d.kind === "RoleBinding") as unknown as { subjects: unknown[]; roleRef: { kind: string; name: string } };
+    assert.deepEqual(binding.subjects, [{ kind: "ServiceAccount", name: "widgets", namespace: "apps" }]);
+    assert.deepEqual([binding.roleRef.kind, binding.roleRef.name], ["Role", "widgets"]);
+  });
+
   it("sizes the grace period from the longest reconcile timeout and probes the Manager's health port", async () => {
     const { docs } = await manifests(["test/cli/fixtures/slow-drain-operator.ts", "--image", "x/slow:1"]);
     const pod = (docs.at(-1)!.spec as unknown as DeploymentSpec).template.spec;

@@ -52,6 +52,29 @@ describe("operator-runtime gen rbac", () => {
     }
   });
 
+  it("grants a sharded Manager get, list, watch, create, update, delete on leases in the ring's namespace, and no leader Lease", async () => {
+    const docs = await gen(["test/cli/fixtures/sharded-operator.ts", "--namespace", "apps"]);
+    assert.deepEqual(docs.map((d) => `${d.kind} ${d.metadata.namespace ?? ""}/${d.metadata.name}`), [
+      "ServiceAccount apps/widgets", "ClusterRole /widgets", "ClusterRoleBinding /widgets", "Role operators/widgets", "RoleBinding operators/widgets",
+    ]);
+    assert.deepEqual(lines(docs[1]), ["/configmaps: get,list,watch,patch"]);
+    // Not limited by resourceNames: members' Lease names derive from their identities.
+    assert.deepEqual(docs[3]!.rules, [
+      { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "list", "watch", "create", "update", "delete"] },
+    ]);
+    assert.deepEqual(docs[4]!.subjects, [{ kind: "ServiceAccount", name: "widgets", namespace: "apps" }]);
+    assert.deepEqual(docs[4]!.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "widgets" });
+  });
+
+  it("gives the sharded greeting operator the ClusterRole of the leader-elected one and the ring's leases rule instead of the leader Lease's", async () => {
+    const sharded = await gen(["examples/greeting/sharded.ts"]);
+    const elected = await gen(["examples/greeting/manager.ts"]);
+    assert.deepEqual(lines(sharded.find((d) => d.kind === "ClusterRole")), lines(elected.find((d) => d.kind === "ClusterRole")));
+    const roles = sharded.filter((d) => d.kind === "Role");
+    assert.deepEqual(roles.map((d) => `${d.metadata.namespace}/${d.metadata.name}`), ["default/greeting-operator"]);
+    assert.deepEqual(lines(roles[0]), ["coordination.k8s.io/leases: get,list,watch,create,update,delete"]);
+  });
+
   it("adds the reads of a Builder-writing controller: the kinds a Builder lists on every pass", async () => {
     const docs = await gen(["examples/pinot/manager.ts"]);
     const rules = lines(docs.find((d) => d.kind === "ClusterRole"));

@@ -3,8 +3,10 @@
  * converged, then a change that makes it use the rest of its verbs (delete, finalizer removal,
  * status updates, relaunches). Each step waits for its outcome and fails naming it.
  */
-import type { ResourceClient, KubeObject } from "../../../src/index.ts";
-import { Pod } from "../../../src/index.ts";
+import type { ResourceClient, KubeObject, ShardingOptions } from "../../../src/index.ts";
+import { Pod, isNotFound } from "../../../src/index.ts";
+import { LEASE_KIND } from "../../../src/manager/lease-record.ts";
+import { memberLease, memberLeaseName } from "../../../src/sharding/ring-lease.ts";
 import { Greeting, Person } from "../../../examples/greeting/kinds.ts";
 import { operator as greeting } from "../../../examples/greeting/operator.ts";
 import { Pinot, operator as pinot, nodeConfigPatch, removeNodePatch } from "../../../examples/pinot/operator.ts";
@@ -95,3 +97,34 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
 };
+
+/**
+ * `scenario` in a sharded ring that a crashed replica left a Lease in: first the Lease a member
+ * of `ring` holds and renews (serving a few buckets, renewed an hour ago, as the replica left it
+ * when it died), then the scenario, then until a live member has deleted that Lease (members
+ * delete the Leases of members gone for two lease durations, `leaseDurationMs` being theirs and
+ * the crashed one's). So the members' `delete` on leases is used while the scenario runs.
+ */
+export function withLeftoverMember(scenario: Scenario, ring: Pick<ShardingOptions, "ring" | "namespace">, leaseDurationMs: number): Scenario {
+  const identity = `${ring.ring}-crashed`;
+  const name = memberLeaseName(ring.ring, identity);
+  return {
+    name: `${scenario.name}, with a crashed member's Lease in the ring ${ring.ring}`,
+    async run(admin) {
+      await admin.create(memberLease(undefined, {
+        namespace: ring.namespace, ring: ring.ring, name, identity, durationMs: leaseDurationMs, now: Date.now() - 3_600_000,
+        buckets: 64, serving: [0, 1, 2, 3], claiming: [], leaving: false,
+      }));
+      await scenario.run(admin);
+      await waitFor(async () => {
+        try {
+          await admin.get({ ...LEASE_KIND, namespace: ring.namespace, name });
+          return false;
+        } catch (err) {
+          if (isNotFound(err)) return true;
+          throw err;
+        }
+      }, `a live member to delete the crashed member's Lease ${name}`, STEP_MS);
+    },
+  };
+}
