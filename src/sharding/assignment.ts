@@ -1,4 +1,4 @@
-/** Which member serves which bucket: rendezvous (highest-random-weight) hashing over the live members. */
+/** Which member serves which bucket: rendezvous (highest-random-weight) hashing with bounded load over the live members. */
 import { SHARD_BUCKETS } from "./buckets.ts";
 import { fnv1a64, mix64 } from "./hash.ts";
 
@@ -17,33 +17,41 @@ export function rendezvousScore(member: string, bucket: number): bigint {
 }
 
 /**
- * Assigns each of `buckets` buckets to one of `members` by rendezvous hashing: entry `b` of the
- * result is the member with the highest {@link rendezvousScore} for `b`. Pure and
- * deterministic: every replica that sees the same members derives the same assignment,
- * whatever the order they are listed in. A member joining takes about 1/N of the buckets, each
- * from its previous owner, and nothing else moves; a member leaving hands only its own buckets
- * out, spread over the others. No members: every entry is undefined.
+ * Assigns each of `buckets` buckets to one of `members` by rendezvous hashing with bounded
+ * load: every (member, bucket) pair is ranked by {@link rendezvousScore}, highest first, and
+ * each bucket goes to the first member in that ranking that still has room — at most
+ * `ceil(buckets / members)` buckets each. So the load is even (no member serves more than one
+ * bucket over its fair share; plain rendezvous hashing gives some member of 4 over 1.2× its
+ * share in most rings), and it stays consistent: a member joining takes about 1/N of the
+ * buckets, mostly from their previous owners, and a member leaving hands out mostly its own.
+ *
+ * Pure and deterministic: every replica that sees the same members derives the same
+ * assignment, whatever the order they are listed in (ties, which need equal 64-bit scores,
+ * go to the member whose name sorts first). No members: every entry is undefined.
  *
  * @example
  * ```ts
  * const owners = assignBuckets(["pod-a", "pod-b", "pod-c"]);
- * const mine = owners.flatMap((owner, b) => (owner === "pod-b" ? [b] : []));
+ * const mine = owners.flatMap((owner, b) => (owner === "pod-b" ? [b] : []));  // 21 or 22 buckets
  * ```
  */
 export function assignBuckets(members: Iterable<string>, buckets = SHARD_BUCKETS): (string | undefined)[] {
   const names = [...new Set(members)].sort();
-  const owners: (string | undefined)[] = [];
-  for (let b = 0; b < buckets; b++) {
-    let best: string | undefined;
-    let bestScore = -1n;
-    for (const m of names) {
-      const score = rendezvousScore(m, b);
-      if (score > bestScore) {
-        best = m;
-        bestScore = score;
-      }
-    }
-    owners.push(best);
+  const owners = new Array<string | undefined>(buckets).fill(undefined);
+  if (names.length === 0) return owners;
+  const capacity = Math.ceil(buckets / names.length);
+  const pairs: { score: bigint; member: number; bucket: number }[] = [];
+  names.forEach((m, member) => {
+    for (let bucket = 0; bucket < buckets; bucket++) pairs.push({ score: rendezvousScore(m, bucket), member, bucket });
+  });
+  pairs.sort((x, y) => (x.score > y.score ? -1 : x.score < y.score ? 1 : x.member - y.member));
+  const load = new Array<number>(names.length).fill(0);
+  let left = buckets;
+  for (const { member, bucket } of pairs) {
+    if (owners[bucket] !== undefined || load[member]! >= capacity) continue;
+    owners[bucket] = names[member];
+    load[member]!++;
+    if (--left === 0) break;
   }
   return owners;
 }

@@ -25,7 +25,7 @@ export type { RingLostReason, RingMembershipOptions, ShardHandler } from "./ring
  * One replica's membership in a ring: it holds a Lease `<ring>-<hash of identity>` labelled
  * `operator-runtime.io/ring=<ring>`, renewed every retryPeriod by a PUT conditional on its
  * resourceVersion; it watches the ring's Leases; and from the live members it derives the same
- * assignment of {@link SHARD_BUCKETS} buckets as every other replica (rendezvous hashing, so a
+ * assignment of {@link SHARD_BUCKETS} buckets as every other replica (rendezvous hashing with bounded load, so a
  * join or a leave moves about 1/N of them). It takes the buckets assigned to it and hands over
  * the others through a {@link ShardHandler} (the sharded Manager).
  *

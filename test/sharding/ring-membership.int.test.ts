@@ -62,7 +62,8 @@ describe("RingMembership", () => {
       const after = ring.owners();
       const moved = movedBuckets(before, after);
       assert.ok(moved.length >= 8 && moved.length <= 26, `${moved.length} buckets moved (expected about ${SHARD_BUCKETS / 4})`);
-      for (const b of moved) assert.equal(after[b], "d", `bucket ${b} moved to the new member`);
+      assert.equal(after.filter((o) => o === "d").length, SHARD_BUCKETS / 4, "the new member gets its share (bounded load)");
+      assert.ok(moved.filter((b) => after[b] !== "d").length <= 10, "few buckets move between the old members");
       const started = ring.log.spans.slice(spansBefore);
       assert.deepEqual(started.map((s) => s.bucket).sort((x, y) => x - y), moved, "only the moved buckets were started again");
       for (const span of started) {
@@ -113,7 +114,7 @@ describe("RingMembership", () => {
       await waitFor(() => c.members().length === 3, "c to see all three members");
       const owners = c.assignment();
       const fromA = movedBuckets(before, owners).filter((x) => before[x] === "a");
-      const fromB = movedBuckets(before, owners).filter((x) => before[x] === "b");
+      const fromB = movedBuckets(before, owners).filter((x) => before[x] === "b" && owners[x] === "c");
       assert.ok(fromA.length > 0 && fromB.length > 0, `c takes buckets from both (${fromA} / ${fromB})`);
       await waitFor(() => fromB.every((x) => ring.log.serving("c").has(x)), "c to take b's buckets");
       const draining = () => ring.log.spans.filter((s) => s.member === "a" && s.stopCalledAt !== undefined && s.stopSeq === undefined).length;
@@ -121,7 +122,7 @@ describe("RingMembership", () => {
       const renewals = () => cluster.requests.count({ verb: "update", resource: "leases", name: c.leaseName });
       const seen = renewals();
       await waitFor(() => renewals() >= seen + 5, "five more renewals of c", 5000);
-      for (const x of fromA) assert.equal(ring.log.serving("c").has(x), false, `c waits for a to drain bucket ${x}`);
+      for (const x of fromA) assert.equal(ring.log.serving(owners[x]!).has(x), false, `${owners[x]} waits for a to drain bucket ${x}`);
       const aLease = await client.get<Lease>({ ...LEASE_KIND, namespace: NS, name: ring.members.get("a")!.leaseName });
       const published = aLease.metadata!.annotations![SERVING_ANNOTATION]!.split(",").map(Number);
       for (const x of fromA) assert.ok(published.includes(x), `a still publishes bucket ${x} while draining it`);

@@ -167,8 +167,8 @@ describe("sharded Managers in separate processes", () => {
       const mine = keys.get(r.identity)?.size ?? 0;
       const inBuckets = names.filter((n) => owners[bucketOfUid(uids.get(n)!)] === r.identity).length;
       assert.equal(mine, inBuckets, `${r.identity} reconciled exactly the owners in its ${r.served().length} buckets`);
-      // 64 buckets by rendezvous hashing over three members: about a third each (binomial spread).
-      assert.ok(mine >= 0.15 * OWNERS && mine <= 0.55 * OWNERS, `${r.identity} reconciled ${mine} of ${OWNERS} owners: not about a third`);
+      // 64 buckets by bounded-load rendezvous over three members: 21 or 22 each; owners spread by hash.
+      assert.ok(mine >= 0.2 * OWNERS && mine <= 0.47 * OWNERS, `${r.identity} reconciled ${mine} of ${OWNERS} owners: not about a third`);
 
       // Each replica caches its share only: its owners (shardSelector) and their children (bucket label).
       const stats = await r.stats();
@@ -189,10 +189,11 @@ describe("sharded Managers in separate processes", () => {
       launch("replica-4");
       const after = await settle("four replicas to split the buckets");
       const moved = before.flatMap((o, b) => (o !== after[b] ? [b] : []));
-      t.diagnostic(`${moved.length} of ${SHARD_BUCKETS} buckets moved to the new replica`);
-      // Each bucket moves to the new member with probability 1/4: 16 of 64 expected, ±3 sd.
-      assert.ok(moved.length >= 8 && moved.length <= 26, `${moved.length} buckets moved (expected about ${SHARD_BUCKETS / 4})`);
-      for (const b of moved) assert.equal(after[b], "replica-4", `bucket ${b} moved to the new replica, not between old ones`);
+      t.diagnostic(`${moved.length} of ${SHARD_BUCKETS} buckets moved`);
+      // Bounded-load rendezvous: the new member gets exactly its share (16 of 64); a few more
+      // buckets may move between the old members as their caps shrink.
+      assert.equal(after.filter((o) => o === "replica-4").length, SHARD_BUCKETS / 4, "the new replica gets a quarter of the buckets");
+      assert.ok(moved.length >= SHARD_BUCKETS / 4 && moved.length <= 26, `${moved.length} buckets moved (expected about ${SHARD_BUCKETS / 4})`);
     } finally {
       gen = await changes.stop();
     }
