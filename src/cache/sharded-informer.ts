@@ -63,8 +63,9 @@ export interface ShardedInformerOptions {
  * selector of the newest set is created, synced, and then swapped in. At the swap, handlers
  * hear what differs from the old one — `add` for objects it did not hold (or held at another
  * resourceVersion: `update`), `delete` for objects of buckets still served that are gone — and
- * the old informer is released (its watch ends). No set means no informer at all (nothing is
- * held, nothing is watched).
+ * the old informer is released (its watch ends); when the old one was stale and the new one is
+ * not, handlers also hear `caughtUp()` (the old one never will). No set means no informer at
+ * all (nothing is held, nothing is watched).
  *
  * Guarantees: after `await setBuckets(s)`, the current informer holds exactly the objects of the
  * newest set asked for, synced; events are delivered from the current informer only (an event
@@ -195,6 +196,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
         return;
       }
       const old = this.#current;
+      const wasStale = this.isStale();
       const oldUnsubscribe = this.#unsubscribe;
       this.#current = next;
       this.#currentKey = key;
@@ -202,6 +204,8 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
       oldUnsubscribe?.();
       live = true;
       this.#reportDifference(old, next, new Set(set));
+      // The stale informer is gone and will never say it caught up: say it for it.
+      if (wasStale && !this.isStale()) this.#emit((h) => h.caughtUp?.());
       this.#o.onFiltering?.(next.shardFiltering);
       this.#log.debug("serving buckets", { buckets: key, objects: next.list().length });
       if (old) await this.#o.host.release(old);
@@ -211,10 +215,12 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   /** Replaces the current informer by `next` (none), without reporting anything. */
   async #swap(next: undefined, key: string): Promise<void> {
     const old = this.#current;
+    const wasStale = this.isStale();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#current = next;
     this.#currentKey = key;
+    if (wasStale && !this.#stopped) this.#emit((h) => h.caughtUp?.());
     if (old) await this.#o.host.release(old);
   }
 
