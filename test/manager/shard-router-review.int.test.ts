@@ -17,6 +17,7 @@ import { Metrics } from "../../src/manager/metrics.ts";
 import { defineKind } from "../../src/kinds/custom-resource.ts";
 import { createLogger, silentLogger } from "../../src/log/logger.ts";
 import type { LogRecord } from "../../src/log/logger.ts";
+import { terminal } from "../../src/errors.ts";
 import { bucketOfUid } from "../../src/sharding/buckets.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
@@ -98,5 +99,32 @@ describe("sharded controllers driven bucket by bucket (review)", () => {
     await router.start((bucket + 1) % 64);
     assert.equal(facade.isStale(), false, "the swapped-in informer follows the server");
     await waitFor(() => runs.length > before, "the held key to run after the swap", 5_000);
+  });
+
+  it("a bucket's drain waits for the terminal-error status write of its last reconcile", async (t) => {
+    const ns = "terminal-drain";
+    let statusStarted = false;
+    let statusEnded = -1;
+    const statusClient = {
+      patchStatus: (async (...args: Parameters<ResourceClient["patchStatus"]>) => {
+        statusStarted = true;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        try {
+          return await client.patchStatus(...args);
+        } finally {
+          statusEnded = performance.now();
+        }
+      }) as ResourceClient["patchStatus"],
+    };
+    const { router } = await rig(t, async () => {
+      throw terminal(new Error("spec.gen is not allowed"));
+    }, { statusClient });
+    const app = await dataAppIn(ns, "bad", () => true);
+    const bucket = bucketOfUid(app.metadata!.uid!);
+    await router.start(bucket);
+    await waitFor(() => statusStarted, "the terminal error's status write to start");
+    await within(router.stop(bucket, new AbortController().signal), "the drain");
+    const drainedAt = performance.now();
+    assert.ok(statusEnded > 0 && statusEnded <= drainedAt, "the status write of the drained bucket's reconcile ended before the drain did");
   });
 });
