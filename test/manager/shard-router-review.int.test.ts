@@ -17,7 +17,7 @@ import { Metrics } from "../../src/manager/metrics.ts";
 import { defineKind } from "../../src/kinds/custom-resource.ts";
 import { createLogger, silentLogger } from "../../src/log/logger.ts";
 import type { LogRecord } from "../../src/log/logger.ts";
-import { terminal } from "../../src/errors.ts";
+import { WriteRefusedError, terminal } from "../../src/errors.ts";
 import { bucketOfUid } from "../../src/sharding/buckets.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
@@ -126,5 +126,41 @@ describe("sharded controllers driven bucket by bucket (review)", () => {
     await within(router.stop(bucket, new AbortController().signal), "the drain");
     const drainedAt = performance.now();
     assert.ok(statusEnded > 0 && statusEnded <= drainedAt, "the status write of the drained bucket's reconcile ended before the drain did");
+  });
+
+  it("a reconcile whose primary was deleted and re-created in a bucket it does not serve writes nothing for the new one", async (t) => {
+    const ns = "recreated";
+    let release!: () => void;
+    const latch = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    let outcome: unknown;
+    const { router, cache } = await rig(t, async (req) => {
+      if (started) return;
+      started = true;
+      await latch;
+      try {
+        // Reads the primary again after a wait (as a reconcile does after earlier work).
+        const app = await cache.get({ ...DataApp, namespace: req.namespace, name: req.name });
+        if (!app) return;
+        await client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `for-${app.metadata!.uid}`, namespace: req.namespace }, data: {} });
+        outcome = "written";
+      } catch (err) {
+        outcome = err;
+      }
+    });
+    const first = await dataAppIn(ns, "app", () => true);
+    const served = bucketOfUid(first.metadata!.uid!);
+    await router.start(served);
+    await waitFor(() => started, "the reconcile of the first object to start");
+
+    await deleteDataApp(ns, "app");
+    const second = await dataAppIn(ns, "app", (b) => b !== served);
+    const facade = router.informers().find((f) => f.by === "uid")!;
+    await waitFor(() => facade.get("app", ns) === undefined, "this replica to see the first object gone");
+    release();
+    await waitFor(() => outcome !== undefined, "the reconcile to end");
+    const cm = await raw(cluster.url, "GET", `/api/v1/namespaces/${ns}/configmaps/for-${second.metadata!.uid}`);
+    assert.equal(cm.code, 404, "no child written for an object of a bucket another replica serves");
+    assert.ok(outcome instanceof WriteRefusedError, `the write was refused: ${String(outcome)}`);
   });
 });
