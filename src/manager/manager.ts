@@ -330,7 +330,9 @@ export class Manager {
       // now rather than holding the drain for its reconcile timeout.
       this.cache.abortSyncWaits();
       // Sharded: hand every bucket over first (drained, unpublished, the Lease deleted), so the
-      // other replicas take them at once.
+      // other replicas take them at once. A bucket still starting (its informers syncing) is
+      // drained only once its start settles: those starts give up now.
+      this.#router?.abortStarts();
       if (this.ring) await this.ring.stop().catch((err) => this.logger.error("leaving the ring failed", { error: err }));
       await Promise.all(this.#leaderRunnables.map((r) => r.stop().catch((err) => this.logger.error("stop failed", { runnable: r.name, error: err }))));
       this.#abort.abort();
