@@ -263,7 +263,10 @@ export class Manager {
       throw new TypeError(`Manager: runnable ${runnable.name} needs leader election, which a sharded Manager does not hold (every replica runs). Fix: build controllers with mgr.controller(name), and run leader-only work in a Manager with leaderElection instead.`);
     }
     (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
-    if (this.#started && (!runnable.needsLeaderElection || this.#leading)) void this.#startOne(runnable);
+    if (!this.#started || (runnable.needsLeaderElection && !this.#leading)) return;
+    // Sharded: a controller added while buckets are served serves them too once it has started.
+    if (this.#router && runnable instanceof Controller) void this.#startOne(runnable).then(() => this.#router!.attach(runnable));
+    else void this.#startOne(runnable);
   }
 
   /** The registered controllers. */

@@ -53,6 +53,8 @@ export class ShardRouter implements InformerSource {
   readonly #o: ShardRouterOptions;
   readonly #facades = new Map<string, ShardedInformer>();
   readonly #buckets = new Set<number>();
+  /** Buckets every controller serves: started, and no stop begun. */
+  readonly #serving = new Set<number>();
   /** Aborted by {@link ShardRouter.abortStarts}: starts stop waiting for their informers. */
   readonly #stopping = new AbortController();
 
@@ -93,10 +95,23 @@ export class ShardRouter implements InformerSource {
     }
     if (!this.#buckets.has(bucket) || this.#stopping.signal.aborted) return;
     for (const c of this.#o.controllers()) c.serveBucket(bucket);
+    this.#serving.add(bucket);
+  }
+
+  /**
+   * A controller registered after the buckets started (`mgr.controller(…)` once the Manager
+   * runs), now started: once its informers hold the buckets, it serves every bucket the others
+   * serve. Buckets still starting reach it through their own start.
+   */
+  async attach(controller: Controller): Promise<void> {
+    await abortable(this.#rebuild(), this.#stopping.signal).catch(() => undefined);
+    if (this.#stopping.signal.aborted) return;
+    for (const b of this.#serving) controller.serveBucket(b);
   }
 
   /** Drains bucket `b` in every controller; then the informers let go of its objects. */
   async stop(bucket: number, signal: AbortSignal): Promise<void> {
+    this.#serving.delete(bucket);
     await Promise.all(this.#o.controllers().map((c) => c.drainBucket(bucket, signal)));
     this.#buckets.delete(bucket);
     this.#o.metrics.shardBuckets(this.#buckets.size);

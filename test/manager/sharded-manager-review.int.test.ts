@@ -1,6 +1,6 @@
 /**
  * Review tests of sharded Managers against LocalCluster over real HTTP: stopping while a
- * bucket's informers cannot sync.
+ * bucket's informers cannot sync, and controllers registered after the Manager started.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { Manager } from "../../src/manager/manager.ts";
 import { ConfigMap } from "../../src/kinds/index.ts";
 import { defineKind } from "../../src/kinds/custom-resource.ts";
 import { silentLogger } from "../../src/log/logger.ts";
-import { installDataApp } from "../support/owner.ts";
+import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
 const DataApp = defineKind<{ gen?: number }>({ apiVersion: "example.com/v1", kind: "DataApp" });
@@ -53,6 +53,24 @@ describe("sharded Managers (review)", () => {
     } finally {
       cluster.clearFaults();
       await within(mgr.stop(), "the Manager to stop after the fault", 10_000);
+    }
+  });
+
+  it("a controller registered after the Manager started reconciles the keys of the buckets already served", async () => {
+    await createDataApp(cluster.url, NS, "late-1", { gen: 1 });
+    await createDataApp(cluster.url, NS, "late-2", { gen: 1 });
+    const mgr = sharded(cluster, "late", "l1");
+    const early: string[] = [];
+    const late: string[] = [];
+    mgr.controller("early").for(DataApp).reconcile(async (req) => void early.push(req.name));
+    try {
+      await mgr.start();
+      await waitFor(() => mgr.ring!.served().size === 64, "the only member to serve every bucket", 10_000);
+      await waitFor(() => early.includes("late-1") && early.includes("late-2"), "the first controller to reconcile");
+      mgr.controller("late").for(DataApp).reconcile(async (req) => void late.push(req.name));
+      await waitFor(() => late.includes("late-1") && late.includes("late-2"), "the late controller to reconcile the existing owners", 5_000);
+    } finally {
+      await within(mgr.stop(), "the Manager to stop", 10_000);
     }
   });
 });
