@@ -142,7 +142,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   setBuckets(set: Iterable<number>): Promise<void> {
     this.#wanted = new Set(set);
     this.#wantedKey = this.buckets().join(",");
-    this.#running ??= this.#rebuildLoop().finally(() => (this.#running = undefined));
+    this.#running ??= this.#rebuildLoop();
     return this.#running;
   }
 
@@ -154,61 +154,71 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
     await this.#swap(undefined, "");
   }
 
+  /**
+   * Rebuilds until the current informer serves the newest set. `#running` is cleared in the
+   * same turn as the loop decides it is done (the `finally`), so a setBuckets call that comes
+   * after that decision starts a new loop rather than joining one that has ended.
+   */
   async #rebuildLoop(): Promise<void> {
-    // Let the other setBuckets calls of this turn (the ring starts buckets together) join in.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (!this.#stopped && this.#wantedKey !== this.#currentKey) {
-      const key = this.#wantedKey;
-      const set = [...this.#wanted];
-      if (set.length === 0) {
-        await this.#swap(undefined, key);
-        continue;
-      }
-      const next = this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) });
-      if (next === this.#current) {
+    try {
+      // Let the other setBuckets calls of this turn (the ring starts buckets together) join in.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (;;) {
+        if (this.#stopped || this.#wantedKey === this.#currentKey) return;
+        const key = this.#wantedKey;
+        const set = [...this.#wanted];
+        if (set.length === 0) {
+          await this.#swap(undefined, key);
+          continue;
+        }
+        const next = this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) });
+        if (next === this.#current) {
+          this.#currentKey = key;
+          continue;
+        }
+        for (const [name, fn] of this.#indexes) addIndexOnce(next, name, fn);
+        // Subscribed before the sync so that no watch event falls between the list and the swap;
+        // replays and events are dropped until the swap, which reports the difference instead.
+        let live = false;
+        const forward = <A extends unknown[]>(f: (h: InformerEventHandler<T>, ...a: A) => void) => (...a: A) => {
+          if (live) for (const { h } of this.#handlers) f(h, ...a);
+        };
+        const unsubscribe = next.addEventHandler({
+          add: forward((h, obj: T, initial: boolean) => h.add?.(obj, initial)),
+          update: forward((h, o: T, n: T) => h.update?.(o, n)),
+          delete: forward((h, obj: T) => h.delete?.(obj)),
+          caughtUp: forward((h) => h.caughtUp?.()),
+        });
+        try {
+          await abortable(next.synced(), this.#lifetime.signal);
+        } catch (err) {
+          unsubscribe();
+          await this.#o.host.release(next);
+          if (this.#stopped) return;
+          throw err;
+        }
+        if (this.#stopped) {
+          unsubscribe();
+          await this.#o.host.release(next);
+          return;
+        }
+        const old = this.#current;
+        const wasStale = this.isStale();
+        const oldUnsubscribe = this.#unsubscribe;
+        this.#current = next;
         this.#currentKey = key;
-        continue;
+        this.#unsubscribe = unsubscribe;
+        oldUnsubscribe?.();
+        live = true;
+        this.#reportDifference(old, next, new Set(set));
+        // The stale informer is gone and will never say it caught up: say it for it.
+        if (wasStale && !this.isStale()) this.#emit((h) => h.caughtUp?.());
+        this.#o.onFiltering?.(next.shardFiltering);
+        this.#log.debug("serving buckets", { buckets: key, objects: next.list().length });
+        if (old) await this.#o.host.release(old);
       }
-      for (const [name, fn] of this.#indexes) addIndexOnce(next, name, fn);
-      // Subscribed before the sync so that no watch event falls between the list and the swap;
-      // replays and events are dropped until the swap, which reports the difference instead.
-      let live = false;
-      const forward = <A extends unknown[]>(f: (h: InformerEventHandler<T>, ...a: A) => void) => (...a: A) => {
-        if (live) for (const { h } of this.#handlers) f(h, ...a);
-      };
-      const unsubscribe = next.addEventHandler({
-        add: forward((h, obj: T, initial: boolean) => h.add?.(obj, initial)),
-        update: forward((h, o: T, n: T) => h.update?.(o, n)),
-        delete: forward((h, obj: T) => h.delete?.(obj)),
-        caughtUp: forward((h) => h.caughtUp?.()),
-      });
-      try {
-        await abortable(next.synced(), this.#lifetime.signal);
-      } catch (err) {
-        unsubscribe();
-        await this.#o.host.release(next);
-        if (this.#stopped) return;
-        throw err;
-      }
-      if (this.#stopped) {
-        unsubscribe();
-        await this.#o.host.release(next);
-        return;
-      }
-      const old = this.#current;
-      const wasStale = this.isStale();
-      const oldUnsubscribe = this.#unsubscribe;
-      this.#current = next;
-      this.#currentKey = key;
-      this.#unsubscribe = unsubscribe;
-      oldUnsubscribe?.();
-      live = true;
-      this.#reportDifference(old, next, new Set(set));
-      // The stale informer is gone and will never say it caught up: say it for it.
-      if (wasStale && !this.isStale()) this.#emit((h) => h.caughtUp?.());
-      this.#o.onFiltering?.(next.shardFiltering);
-      this.#log.debug("serving buckets", { buckets: key, objects: next.list().length });
-      if (old) await this.#o.host.release(old);
+    } finally {
+      this.#running = undefined;
     }
   }
 
