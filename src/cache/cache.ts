@@ -179,8 +179,9 @@ export class Cache implements OwnerIndexedReader, Runnable {
   /**
    * Serves `get` and `listByOwner` of `kind` from `informer` (a subset: a sharded Manager's
    * buckets) instead of the kind's informer without selectors, which is then never created for
-   * them: `get` answers from it and reads the API on a miss (an object outside the subset, or
-   * not labelled for it), `listByOwner` answers from its owner index. Several routes of one
+   * them: `get` answers from it and, on a miss (an object outside the subset, or not labelled
+   * for it), from a synced informer of the whole kind if one runs, else from the API;
+   * `listByOwner` answers from its owner index. Several routes of one
    * kind are tried in order. `list` is not routed. Returns a function that removes the route.
    *
    * @example
@@ -269,6 +270,10 @@ export class Cache implements OwnerIndexedReader, Runnable {
         const hit = r.get(ref.name, ref.namespace || undefined);
         if (hit) return hit as T;
       }
+      // A synced informer of the whole kind (a `watches`, a `list`) answers a miss as it does
+      // anywhere else; only without one is the object read from the API.
+      const full = this.#informers.get(informerKey(ref, undefined)) ?? (ref.namespace ? this.#informers.get(informerKey(ref, ref.namespace)) : undefined);
+      if (full?.hasSynced()) return full.get(ref.name, ref.namespace || undefined) as T | undefined;
       return this.#o.client.reader().get(ref);
     }
     const { informer, namespaced } = await this.#reader(ref, ref.namespace);

@@ -163,4 +163,27 @@ describe("sharded controllers driven bucket by bucket (review)", () => {
     assert.equal(cm.code, 404, "no child written for an object of a bucket another replica serves");
     assert.ok(outcome instanceof WriteRefusedError, `the write was refused: ${String(outcome)}`);
   });
+
+  it("a routed kind's get answers from the kind's full informer, when one runs, instead of the API", async (t) => {
+    const ns = "routed-get";
+    const { router, cache } = await rig(t, async () => undefined);
+    await createDataApp(cluster.url, ns, "other", { gen: 1 });
+    await router.start(0);
+    // Something else (a `watches`, a cache.list) keeps every ConfigMap and DataApp cached.
+    await client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: ns }, data: { a: "1" } });
+    router.informer({ apiVersion: "v1", kind: "ConfigMap" }, { role: "owns" });
+    const full = cache.informer({ apiVersion: "v1", kind: "ConfigMap" });
+    const allApps = cache.informer(DataApp);
+    await within(Promise.all([full.synced(), allApps.synced()]), "the full informers to sync");
+    await waitFor(() => full.get("settings", ns), "the full informer to hold the ConfigMap");
+    await waitFor(() => allApps.get("other", ns), "the full informer to hold the DataApp");
+    const gets = () => cluster.requests.filter({ verb: "get", namespace: ns }).length;
+    const before = gets();
+    for (let i = 0; i < 5; i++) {
+      const settings = await cache.get<KubeObject & { data?: Record<string, string> }>({ apiVersion: "v1", kind: "ConfigMap", namespace: ns, name: "settings" });
+      assert.equal(settings?.data?.a, "1");
+      assert.ok(await cache.get({ ...DataApp, namespace: ns, name: "other" }));
+    }
+    assert.equal(gets() - before, 0, "no API GET while a full informer holds the objects");
+  });
 });
