@@ -69,7 +69,9 @@ export interface ShardedInformerOptions {
  *
  * Guarantees: after `await setBuckets(s)`, the current informer holds exactly the objects of the
  * newest set asked for, synced; events are delivered from the current informer only (an event
- * of the old one after the swap is covered by the diff). Reads (`get`, `list`, `byIndex`) answer
+ * of the old one after the swap is covered by the diff). A swap waits (up to 5 s) until the new
+ * informer holds every object of the buckets both serve at least at the version the old one
+ * delivered, so reads never step back to an older copy. Reads (`get`, `list`, `byIndex`) answer
  * from the current informer, empty before the first.
  *
  * Caveats: a rebuild lists the new set's objects afresh (one list per change batch). Objects
@@ -197,6 +199,10 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
           if (this.#stopped) return;
           throw err;
         }
+        // The new list may predate changes the old informer delivered meanwhile (they reach the
+        // new one through its watch): swap only once it holds them, so reads and handlers never
+        // step back to an older copy.
+        await this.#catchUp(next, new Set(set));
         if (this.#stopped) {
           unsubscribe();
           await this.#o.host.release(next);
@@ -220,6 +226,44 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
     } finally {
       this.#running = undefined;
     }
+  }
+
+  /**
+   * Waits until `next` is at least as new as the current informer for every object of the
+   * `served` buckets (see `#behind`), at most `CATCH_UP_MS`, or
+   * until stopped. Resolves in the same turn as the check that found it caught up.
+   */
+  async #catchUp(next: SharedInformer<T>, served: Set<number>): Promise<void> {
+    const deadline = performance.now() + CATCH_UP_MS;
+    while (!this.#stopped && this.#behind(next, served)) {
+      if (performance.now() >= deadline) {
+        this.#log.debug("the rebuilt informer has not caught up with the old one; swapping anyway", { waitedMs: CATCH_UP_MS });
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, CATCH_UP_POLL_MS);
+        timer.unref?.();
+      });
+    }
+  }
+
+  /**
+   * Whether `next` lacks something the current informer delivered in the `served` buckets: an
+   * object it holds at an older resourceVersion, or does not hold although its list and watch
+   * have not reached the current informer's copy (so its absence is not a deletion yet).
+   */
+  #behind(next: SharedInformer<T>, served: Set<number>): boolean {
+    const old = this.#current;
+    if (!old) return false;
+    const reached = next.lastSyncResourceVersion();
+    for (const obj of old.list()) {
+      const b = this.bucketOf(obj);
+      if (b === undefined || !served.has(b)) continue;
+      const rv = obj.metadata?.resourceVersion;
+      const mine = next.get(obj.metadata?.name ?? "", obj.metadata?.namespace || undefined);
+      if (olderVersion(mine ? mine.metadata?.resourceVersion : reached, rv)) return true;
+    }
+    return false;
   }
 
   /** Replaces the current informer by `next` (none), without reporting anything. */
@@ -310,6 +354,17 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   lastSyncResourceVersion(): string {
     return this.#current?.lastSyncResourceVersion() ?? "";
   }
+}
+
+/** The longest a rebuild waits for its new informer to catch up with the old one before the swap. */
+const CATCH_UP_MS = 5_000;
+const CATCH_UP_POLL_MS = 20;
+const INTEGER = /^\d+$/;
+
+/** Whether resourceVersion `a` is older than `b` (both integers, as etcd's are; else false). */
+function olderVersion(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b || !INTEGER.test(a) || !INTEGER.test(b)) return false;
+  return BigInt(a) < BigInt(b);
 }
 
 /** Adds an index unless the informer (shared with another user) has one by that name. */

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import { Cache, ShardedInformer } from "../../src/cache/index.ts";
-import type { SharedInformer } from "../../src/cache/index.ts";
+import type { CacheInformerOptions, SharedInformer } from "../../src/cache/index.ts";
+import type { KindRef, KubeObject } from "../../src/client/index.ts";
 import { SHARD_BUCKET_LABEL } from "../../src/sharding/buckets.ts";
 import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, cm, namespace } from "./fixtures.ts";
@@ -120,5 +121,50 @@ describe("ShardedInformer (review)", () => {
     await within(rebuild, "the rebuild to give up");
     assert.equal(cache.informers().length, 0, "neither the old nor the syncing informer is left");
     assert.equal(facade.current, undefined);
+  });
+
+  it("never goes back in time at a swap: it waits for the new informer to catch up with what the old one delivered", async (t) => {
+    const ns = "no-going-back";
+    await labelled(ns, [1, 2]);
+    const cache = await startedCache(t);
+    // The new informer's list is answered at once, but (as with a large list still in transfer)
+    // the facade learns it synced only 300 ms later; its watch starts only after 1 s.
+    let slow = false;
+    const proxied = new WeakMap<object, SharedInformer<any>>();
+    const facade: ShardedInformer = new ShardedInformer({
+      kind: CONFIGMAP, namespace: ns, by: "label",
+      host: {
+        informer: <T extends KubeObject>(kind: KindRef, options: CacheInformerOptions) => {
+          const informer = cache.informer<T>(kind, options);
+          if (!slow) return informer;
+          const slowed = new Proxy(informer, {
+            get: (target, prop) => {
+              if (prop === "synced") return () => target.synced().then(() => new Promise((resolve) => setTimeout(resolve, 300)));
+              const value: unknown = Reflect.get(target, prop, target);
+              return typeof value === "function" ? value.bind(target) : value;
+            },
+          });
+          proxied.set(slowed, informer);
+          return slowed;
+        },
+        release: (informer) => cache.release(proxied.get(informer) ?? informer),
+      },
+    });
+    t.after(() => facade.stop());
+    const seen: string[] = [];
+    facade.addEventHandler({ update: (_, o) => void seen.push(`${o.metadata!.name}@${o.metadata!.resourceVersion}`) });
+    await facade.setBuckets([1]);
+    await waitFor(() => cluster.watchCount() === 1, "the first informer's watch to be open");
+
+    slow = true;
+    cluster.inject({ verb: "watch", resource: "configmaps", namespace: ns, latencyMs: 1_000, times: 1 });
+    const rebuild = facade.setBuckets([1, 2]);
+    await waitFor(() => cluster.requests.filter({ verb: "list", resource: "configmaps", namespace: ns }).length >= 2, "the new informer's list");
+    const changed = await client.patch({ ...CONFIGMAP, namespace: ns, name: "b-1" }, { data: { v: "1" } }, "merge");
+    await waitFor(() => facade.get("b-1", ns)?.metadata?.resourceVersion === changed.metadata!.resourceVersion, "the old informer to deliver the change");
+    await within(rebuild, "the rebuild", 5_000);
+    assert.equal(facade.get("b-1", ns)?.metadata?.resourceVersion, changed.metadata!.resourceVersion, "the change is still there after the swap");
+    assert.equal((facade.get("b-1", ns) as { data?: Record<string, string> } | undefined)?.data?.v, "1");
+    assert.deepEqual(seen, [`b-1@${changed.metadata!.resourceVersion}`], "handlers heard the change once, and no step back");
   });
 });
