@@ -186,4 +186,25 @@ describe("sharded controllers driven bucket by bucket (review)", () => {
     }
     assert.equal(gets() - before, 0, "no API GET while a full informer holds the objects");
   });
+
+  it("listByOwner of a kind routed by its own UID (a sharded primary) answers for every child, not the served buckets' share", async (t) => {
+    const ns = "by-owner";
+    const { router, cache } = await rig(t, async () => undefined);
+    for (let b = 0; b < 32; b++) await router.start(b);
+    const parent = await createDataApp(cluster.url, ns, "parent", { gen: 1 });
+    const ref = { apiVersion: "example.com/v1", kind: "DataApp", name: "parent", uid: parent.metadata.uid, controller: true };
+    const uids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await raw(cluster.url, "POST", `/apis/example.com/v1/namespaces/${ns}/dataapps`,
+        { apiVersion: "example.com/v1", kind: "DataApp", metadata: { name: `child-${i}`, ownerReferences: [ref] }, spec: {} });
+      assert.equal(r.code, 201, r.text);
+      uids.push(r.body.metadata.uid);
+    }
+    assert.ok(uids.some((u) => bucketOfUid(u) >= 32) && uids.some((u) => bucketOfUid(u) < 32), "children on both sides of the served buckets");
+    const children = await waitFor(async () => {
+      const found = await cache.listByOwner(DataApp, parent.metadata.uid, { namespace: ns });
+      return found.length >= uids.length ? found : undefined;
+    }, "every child of the owner", 5_000);
+    assert.deepEqual(children.map((c) => c.metadata!.uid).sort(), [...uids].sort());
+  });
 });
