@@ -183,8 +183,8 @@ export class Cache implements OwnerIndexedReader, Runnable {
    * for it), from a synced informer of the whole kind if one runs, else from the API;
    * `listByOwner` answers from its owner index, except for a route of objects selected by their
    * own UID (a `ShardedInformer` with `by: "uid"`), whose share of an owner's children is
-   * arbitrary: without another route, `listByOwner` reads the kind's informer as usual. Several routes of one
-   * kind are tried in order. `list` is not routed. Returns a function that removes the route.
+   * arbitrary: without another route, `listByOwner` reads the kind's informer as usual.
+   * Several routes of one kind are tried in order. `list` is not routed. Returns a function that removes the route.
    *
    * @example
    * ```ts

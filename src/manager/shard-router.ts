@@ -102,6 +102,12 @@ export class ShardRouter implements InformerSource {
    * A controller registered after the buckets started (`mgr.controller(…)` once the Manager
    * runs), now started: once its informers hold the buckets, it serves every bucket the others
    * serve. Buckets still starting reach it through their own start.
+   *
+   * @example
+   * ```ts
+   * await controller.start(signal);
+   * await router.attach(controller);
+   * ```
    */
   async attach(controller: Controller): Promise<void> {
     await abortable(this.#rebuild(), this.#stopping.signal).catch(() => undefined);
@@ -122,6 +128,12 @@ export class ShardRouter implements InformerSource {
    * The Manager is stopping: starts still waiting for their informers to sync (a list that keeps
    * failing) resolve at once without serving, so that the ring's drain of those buckets (which
    * waits for their start) cannot hang the stop. Served buckets and reads are unaffected.
+   *
+   * @example
+   * ```ts
+   * router.abortStarts();
+   * await ring.stop(); // drains every bucket, those that never started included
+   * ```
    */
   abortStarts(): void {
     this.#stopping.abort(new Error("the sharded Manager is stopping"));
