@@ -179,9 +179,12 @@ export class Cache implements OwnerIndexedReader, Runnable {
   /**
    * Serves `get` and `listByOwner` of `kind` from `informer` (a subset: a sharded Manager's
    * buckets) instead of the kind's informer without selectors, which is then never created for
-   * them: `get` answers from it and reads the API on a miss (an object outside the subset, or
-   * not labelled for it), `listByOwner` answers from its owner index. Several routes of one
-   * kind are tried in order. `list` is not routed. Returns a function that removes the route.
+   * them: `get` answers from it and, on a miss (an object outside the subset, or not labelled
+   * for it), from a synced informer of the whole kind if one runs, else from the API;
+   * `listByOwner` answers from its owner index, except for a route of objects selected by their
+   * own UID (a `ShardedInformer` with `by: "uid"`), whose share of an owner's children is
+   * arbitrary: without another route, `listByOwner` reads the kind's informer as usual.
+   * Several routes of one kind are tried in order. `list` is not routed. Returns a function that removes the route.
    *
    * @example
    * ```ts
@@ -269,6 +272,10 @@ export class Cache implements OwnerIndexedReader, Runnable {
         const hit = r.get(ref.name, ref.namespace || undefined);
         if (hit) return hit as T;
       }
+      // A synced informer of the whole kind (a `watches`, a `list`) answers a miss as it does
+      // anywhere else; only without one is the object read from the API.
+      const full = this.#informers.get(informerKey(ref, undefined)) ?? (ref.namespace ? this.#informers.get(informerKey(ref, ref.namespace)) : undefined);
+      if (full?.hasSynced()) return full.get(ref.name, ref.namespace || undefined) as T | undefined;
       return this.#o.client.reader().get(ref);
     }
     const { informer, namespaced } = await this.#reader(ref, ref.namespace);
@@ -299,7 +306,10 @@ export class Cache implements OwnerIndexedReader, Runnable {
    * ```
    */
   async listByOwner<T extends KubeObject = KubeObject>(kind: Kind<T>, ownerUid: string, options: { namespace?: string } = {}): Promise<T[]> {
-    const route = this.#routesOf(kind, options.namespace).find((r) => (r as { by?: string }).by === "label") ?? this.#routesOf(kind, options.namespace)[0];
+    // A route holding objects by their own UID (a sharded primary) holds an owner's children
+    // only where their UIDs fall in its buckets: it cannot answer by owner.
+    const routes = this.#routesOf(kind, options.namespace).filter((r) => (r as { by?: string }).by !== "uid");
+    const route = routes.find((r) => (r as { by?: string }).by === "label") ?? routes[0];
     if (route) {
       this.#assertRunning();
       return ownedIn(route, ownerUid, options.namespace || undefined) as T[];

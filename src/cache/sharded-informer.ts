@@ -63,12 +63,15 @@ export interface ShardedInformerOptions {
  * selector of the newest set is created, synced, and then swapped in. At the swap, handlers
  * hear what differs from the old one — `add` for objects it did not hold (or held at another
  * resourceVersion: `update`), `delete` for objects of buckets still served that are gone — and
- * the old informer is released (its watch ends). No set means no informer at all (nothing is
- * held, nothing is watched).
+ * the old informer is released (its watch ends); when the old one was stale and the new one is
+ * not, handlers also hear `caughtUp()` (the old one never will). No set means no informer at
+ * all (nothing is held, nothing is watched).
  *
  * Guarantees: after `await setBuckets(s)`, the current informer holds exactly the objects of the
  * newest set asked for, synced; events are delivered from the current informer only (an event
- * of the old one after the swap is covered by the diff). Reads (`get`, `list`, `byIndex`) answer
+ * of the old one after the swap is covered by the diff). A swap waits (up to 5 s) until the new
+ * informer holds every object of the buckets both serve at least at the version the old one
+ * delivered, so reads never step back to an older copy. Reads (`get`, `list`, `byIndex`) answer
  * from the current informer, empty before the first.
  *
  * Caveats: a rebuild lists the new set's objects afresh (one list per change batch). Objects
@@ -141,7 +144,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   setBuckets(set: Iterable<number>): Promise<void> {
     this.#wanted = new Set(set);
     this.#wantedKey = this.buckets().join(",");
-    this.#running ??= this.#rebuildLoop().finally(() => (this.#running = undefined));
+    this.#running ??= this.#rebuildLoop();
     return this.#running;
   }
 
@@ -153,68 +156,125 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
     await this.#swap(undefined, "");
   }
 
+  /**
+   * Rebuilds until the current informer serves the newest set. `#running` is cleared in the
+   * same turn as the loop decides it is done (the `finally`), so a setBuckets call that comes
+   * after that decision starts a new loop rather than joining one that has ended.
+   */
   async #rebuildLoop(): Promise<void> {
-    // Let the other setBuckets calls of this turn (the ring starts buckets together) join in.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (!this.#stopped && this.#wantedKey !== this.#currentKey) {
-      const key = this.#wantedKey;
-      const set = [...this.#wanted];
-      if (set.length === 0) {
-        await this.#swap(undefined, key);
-        continue;
-      }
-      const next = this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) });
-      if (next === this.#current) {
+    try {
+      // Let the other setBuckets calls of this turn (the ring starts buckets together) join in.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (;;) {
+        if (this.#stopped || this.#wantedKey === this.#currentKey) return;
+        const key = this.#wantedKey;
+        const set = [...this.#wanted];
+        if (set.length === 0) {
+          await this.#swap(undefined, key);
+          continue;
+        }
+        const next = this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) });
+        if (next === this.#current) {
+          this.#currentKey = key;
+          continue;
+        }
+        for (const [name, fn] of this.#indexes) addIndexOnce(next, name, fn);
+        // Subscribed before the sync so that no watch event falls between the list and the swap;
+        // replays and events are dropped until the swap, which reports the difference instead.
+        let live = false;
+        const forward = <A extends unknown[]>(f: (h: InformerEventHandler<T>, ...a: A) => void) => (...a: A) => {
+          if (live) for (const { h } of this.#handlers) f(h, ...a);
+        };
+        const unsubscribe = next.addEventHandler({
+          add: forward((h, obj: T, initial: boolean) => h.add?.(obj, initial)),
+          update: forward((h, o: T, n: T) => h.update?.(o, n)),
+          delete: forward((h, obj: T) => h.delete?.(obj)),
+          caughtUp: forward((h) => h.caughtUp?.()),
+        });
+        try {
+          await abortable(next.synced(), this.#lifetime.signal);
+        } catch (err) {
+          unsubscribe();
+          await this.#o.host.release(next);
+          if (this.#stopped) return;
+          throw err;
+        }
+        // The new list may predate changes the old informer delivered meanwhile (they reach the
+        // new one through its watch): swap only once it holds them, so reads and handlers never
+        // step back to an older copy.
+        await this.#catchUp(next, new Set(set));
+        if (this.#stopped) {
+          unsubscribe();
+          await this.#o.host.release(next);
+          return;
+        }
+        const old = this.#current;
+        const wasStale = this.isStale();
+        const oldUnsubscribe = this.#unsubscribe;
+        this.#current = next;
         this.#currentKey = key;
-        continue;
+        this.#unsubscribe = unsubscribe;
+        oldUnsubscribe?.();
+        live = true;
+        this.#reportDifference(old, next, new Set(set));
+        // The stale informer is gone and will never say it caught up: say it for it.
+        if (wasStale && !this.isStale()) this.#emit((h) => h.caughtUp?.());
+        this.#o.onFiltering?.(next.shardFiltering);
+        this.#log.debug("serving buckets", { buckets: key, objects: next.list().length });
+        if (old) await this.#o.host.release(old);
       }
-      for (const [name, fn] of this.#indexes) addIndexOnce(next, name, fn);
-      // Subscribed before the sync so that no watch event falls between the list and the swap;
-      // replays and events are dropped until the swap, which reports the difference instead.
-      let live = false;
-      const forward = <A extends unknown[]>(f: (h: InformerEventHandler<T>, ...a: A) => void) => (...a: A) => {
-        if (live) for (const { h } of this.#handlers) f(h, ...a);
-      };
-      const unsubscribe = next.addEventHandler({
-        add: forward((h, obj: T, initial: boolean) => h.add?.(obj, initial)),
-        update: forward((h, o: T, n: T) => h.update?.(o, n)),
-        delete: forward((h, obj: T) => h.delete?.(obj)),
-        caughtUp: forward((h) => h.caughtUp?.()),
-      });
-      try {
-        await abortable(next.synced(), this.#lifetime.signal);
-      } catch (err) {
-        unsubscribe();
-        await this.#o.host.release(next);
-        if (this.#stopped) return;
-        throw err;
-      }
-      if (this.#stopped) {
-        unsubscribe();
-        await this.#o.host.release(next);
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  /**
+   * Waits until `next` is at least as new as the current informer for every object of the
+   * `served` buckets (see `#behind`), at most `CATCH_UP_MS`, or
+   * until stopped. Resolves in the same turn as the check that found it caught up.
+   */
+  async #catchUp(next: SharedInformer<T>, served: Set<number>): Promise<void> {
+    const deadline = performance.now() + CATCH_UP_MS;
+    while (!this.#stopped && this.#behind(next, served)) {
+      if (performance.now() >= deadline) {
+        this.#log.debug("the rebuilt informer has not caught up with the old one; swapping anyway", { waitedMs: CATCH_UP_MS });
         return;
       }
-      const old = this.#current;
-      const oldUnsubscribe = this.#unsubscribe;
-      this.#current = next;
-      this.#currentKey = key;
-      this.#unsubscribe = unsubscribe;
-      oldUnsubscribe?.();
-      live = true;
-      this.#reportDifference(old, next, new Set(set));
-      this.#o.onFiltering?.(next.shardFiltering);
-      this.#log.debug("serving buckets", { buckets: key, objects: next.list().length });
-      if (old) await this.#o.host.release(old);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, CATCH_UP_POLL_MS);
+        timer.unref?.();
+      });
     }
+  }
+
+  /**
+   * Whether `next` lacks something the current informer delivered in the `served` buckets: an
+   * object it holds at an older resourceVersion, or does not hold although its list and watch
+   * have not reached the current informer's copy (so its absence is not a deletion yet).
+   */
+  #behind(next: SharedInformer<T>, served: Set<number>): boolean {
+    const old = this.#current;
+    if (!old) return false;
+    const reached = next.lastSyncResourceVersion();
+    for (const obj of old.list()) {
+      const b = this.bucketOf(obj);
+      if (b === undefined || !served.has(b)) continue;
+      const rv = obj.metadata?.resourceVersion;
+      const mine = next.get(obj.metadata?.name ?? "", obj.metadata?.namespace || undefined);
+      if (olderVersion(mine ? mine.metadata?.resourceVersion : reached, rv)) return true;
+    }
+    return false;
   }
 
   /** Replaces the current informer by `next` (none), without reporting anything. */
   async #swap(next: undefined, key: string): Promise<void> {
     const old = this.#current;
+    const wasStale = this.isStale();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#current = next;
     this.#currentKey = key;
+    if (wasStale && !this.#stopped) this.#emit((h) => h.caughtUp?.());
     if (old) await this.#o.host.release(old);
   }
 
@@ -294,6 +354,17 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   lastSyncResourceVersion(): string {
     return this.#current?.lastSyncResourceVersion() ?? "";
   }
+}
+
+/** The longest a rebuild waits for its new informer to catch up with the old one before the swap. */
+const CATCH_UP_MS = 5_000;
+const CATCH_UP_POLL_MS = 20;
+const INTEGER = /^\d+$/;
+
+/** Whether resourceVersion `a` is older than `b` (both integers, as etcd's are; else false). */
+function olderVersion(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b || !INTEGER.test(a) || !INTEGER.test(b)) return false;
+  return BigInt(a) < BigInt(b);
 }
 
 /** Adds an index unless the informer (shared with another user) has one by that name. */

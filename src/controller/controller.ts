@@ -135,7 +135,9 @@ export interface ControllerOptions {
    * Set by a sharded Manager: keys are reconciled only in the buckets handed to
    * `serveBucket` (and not yet to `drainBucket`); the primary's informer should then hold
    * those buckets' objects only. A key whose primary is not cached is not reconciled (put
-   * deletion cleanup in a finalizer).
+   * deletion cleanup in a finalizer), and a running reconcile's writes are refused once its
+   * primary is no longer cached with the UID it was dispatched for (deleted, or re-created under
+   * the same name: the new UID's bucket may be another replica's).
    */
   sharding?: ControllerSharding;
 }
@@ -352,28 +354,9 @@ export class Controller implements Runnable {
   }
 
   /** Runs the reconciler for `key`; `refused.stale` turns true when the gate refuses a write because a cache is stale. */
-  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }, bucket: number | undefined): Promise<ReconcileAction | void> {
+  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }, bucket: number | undefined, primary: KubeObject | undefined): Promise<ReconcileAction | void> {
     const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
-    const leading = this.#options.leading;
-    const sharding = this.#options.sharding;
-    const gate = (signal: AbortSignal): WriteGate => {
-      let closed = "";
-      return {
-        signal,
-        open: () => {
-          if (leading && !leading()) closed = "this process no longer leads";
-          else if (sharding && bucket !== undefined && !sharding.mayReconcile(bucket)) closed = `this replica no longer serves bucket ${bucket} of the ring`;
-          else if (this.#stale()) {
-            closed = "a cache this controller reads is stale (its watch ended; waiting for a relist or resume)";
-            refused.stale = true;
-          } else return true;
-          return false;
-        },
-        get closed() {
-          return closed;
-        },
-      };
-    };
+    const gate = (signal: AbortSignal) => this.#gate(signal, bucket, primary, refused);
     if (bucket === undefined) {
       const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
       return boundedReconcile(run, key, this.#abort.signal, timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
@@ -387,10 +370,54 @@ export class Controller implements Runnable {
       void Promise.resolve(running).then(end, end);
       return running;
     };
-    const stopped = AbortSignal.any([this.#abort.signal, (this.#bucketAborts.get(bucket) ?? new AbortController()).signal]);
+    const stopped = this.#runSignal(bucket);
     const bounded = boundedReconcile(run, key, stopped, timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
     void bounded.then(() => !called && end(), () => !called && end());
     return bounded;
+  }
+
+  /** Aborts on `abort()`, and (sharded) when the drain of `bucket` must hurry. */
+  #runSignal(bucket: number | undefined): AbortSignal {
+    if (bucket === undefined) return this.#abort.signal;
+    return AbortSignal.any([this.#abort.signal, (this.#bucketAborts.get(bucket) ?? new AbortController()).signal]);
+  }
+
+  /**
+   * The write gate of a run: `refused.stale` turns true when it refuses a write because a cache
+   * is stale (without `refused`, stale caches do not close it). Sharded, it also closes once the
+   * primary the run was dispatched for (`primary`, in `bucket`) is no longer cached under its
+   * name with its UID: deleted, or deleted and re-created (a new UID hashes into another bucket,
+   * which another replica may be reconciling now).
+   */
+  #gate(signal: AbortSignal, bucket: number | undefined, primary: KubeObject | undefined, refused: { stale: boolean } | undefined): WriteGate {
+    const leading = this.#options.leading;
+    const sharding = this.#options.sharding;
+    let closed = "";
+    return {
+      signal,
+      open: () => {
+        if (leading && !leading()) closed = "this process no longer leads";
+        else if (sharding && bucket !== undefined && !sharding.mayReconcile(bucket)) closed = `this replica no longer serves bucket ${bucket} of the ring`;
+        else if (sharding && bucket !== undefined && !this.#stillCached(primary)) {
+          closed = `the primary ${primary?.metadata?.namespace ? `${primary.metadata.namespace}/` : ""}${primary?.metadata?.name ?? ""} (UID ${primary?.metadata?.uid ?? "?"}) was deleted or re-created; the replica serving its new UID's bucket reconciles it`;
+        }
+        else if (refused && this.#stale()) {
+          closed = "a cache this controller reads is stale (its watch ended; waiting for a relist or resume)";
+          refused.stale = true;
+        } else return true;
+        return false;
+      },
+      get closed() {
+        return closed;
+      },
+    };
+  }
+
+  /** Whether the primary informer still holds `primary` (same name, same UID). */
+  #stillCached(primary: KubeObject | undefined): boolean {
+    const uid = primary?.metadata?.uid;
+    if (!uid) return false;
+    return this.#primary?.get(primary.metadata?.name ?? "", primary.metadata?.namespace || undefined)?.metadata?.uid === uid;
   }
 
   #watch(w: { kind: KindRef } & WatchOptions, role: WatchRole, map: MapFunc): Informer {
@@ -454,7 +481,20 @@ export class Controller implements Runnable {
         this.queue.done(key);
         return;
       }
+      // The bucket's drain waits for all of it, the terminal error's status write and event included.
+      const end = this.#track(bucket);
+      try {
+        await this.#processServed(key, primary, bucket);
+      } finally {
+        end();
+      }
+      return;
     }
+    await this.#processServed(key, primary, undefined);
+  }
+
+  /** Runs `key` (sharded: its `bucket` is served here) and files the outcome. */
+  async #processServed(key: string, primary: KubeObject | undefined, bucket: number | undefined): Promise<void> {
     if (this.#terminal.holds(key, primary)) {
       // Failed terminally and unchanged since: running it again would fail the same way.
       this.queue.forget(key);
@@ -474,7 +514,7 @@ export class Controller implements Runnable {
       const refused = { stale: false };
       let result: ReconcileAction;
       try {
-        result = (await this.#reconcile(key, log, reconcileID, refused, bucket)) ?? {};
+        result = (await this.#reconcile(key, log, reconcileID, refused, bucket, primary)) ?? {};
       } catch (err) {
         if (this.#stale() || refused.stale) {
           // Refused writes (or errors of a restarting server): no backoff, no error log, no terminal
@@ -511,7 +551,9 @@ export class Controller implements Runnable {
         this.queue.forget(key);
         log.error("reconcile failed; not retrying until the object changes (terminal error)", { error: err });
         try {
-          await this.#terminal.record(key, primary, err);
+          // Under the reconcile's write gate: refused once this process no longer leads, or the
+          // ring no longer lets this replica write for the key's bucket.
+          await runWithWriteGate(this.#gate(this.#runSignal(bucket), bucket, primary, undefined), () => this.#terminal.record(key, primary, err));
         } catch (recordErr) {
           this.queue.addRateLimited(key);
           log.error("could not record the terminal error on the object; retrying with backoff", { error: recordErr });

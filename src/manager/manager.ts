@@ -263,7 +263,10 @@ export class Manager {
       throw new TypeError(`Manager: runnable ${runnable.name} needs leader election, which a sharded Manager does not hold (every replica runs). Fix: build controllers with mgr.controller(name), and run leader-only work in a Manager with leaderElection instead.`);
     }
     (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
-    if (this.#started && (!runnable.needsLeaderElection || this.#leading)) void this.#startOne(runnable);
+    if (!this.#started || (runnable.needsLeaderElection && !this.#leading)) return;
+    // Sharded: a controller added while buckets are served serves them too once it has started.
+    if (this.#router && runnable instanceof Controller) void this.#startOne(runnable).then(() => this.#router!.attach(runnable));
+    else void this.#startOne(runnable);
   }
 
   /** The registered controllers. */
@@ -330,7 +333,9 @@ export class Manager {
       // now rather than holding the drain for its reconcile timeout.
       this.cache.abortSyncWaits();
       // Sharded: hand every bucket over first (drained, unpublished, the Lease deleted), so the
-      // other replicas take them at once.
+      // other replicas take them at once. A bucket still starting (its informers syncing) is
+      // drained only once its start settles: those starts give up now.
+      this.#router?.abortStarts();
       if (this.ring) await this.ring.stop().catch((err) => this.logger.error("leaving the ring failed", { error: err }));
       await Promise.all(this.#leaderRunnables.map((r) => r.stop().catch((err) => this.logger.error("stop failed", { runnable: r.name, error: err }))));
       this.#abort.abort();

@@ -5,6 +5,7 @@
  */
 import type { Kind, KubeObject } from "../client/types.ts";
 import type { Cache } from "../cache/cache.ts";
+import { abortable } from "../cache/abortable.ts";
 import { ShardedInformer } from "../cache/sharded-informer.ts";
 import type { ShardBy } from "../cache/sharded-informer.ts";
 import type { Informer } from "../cache/types.ts";
@@ -52,6 +53,10 @@ export class ShardRouter implements InformerSource {
   readonly #o: ShardRouterOptions;
   readonly #facades = new Map<string, ShardedInformer>();
   readonly #buckets = new Set<number>();
+  /** Buckets every controller serves: started, and no stop begun. */
+  readonly #serving = new Set<number>();
+  /** Aborted by {@link ShardRouter.abortStarts}: starts stop waiting for their informers. */
+  readonly #stopping = new AbortController();
 
   constructor(options: ShardRouterOptions) {
     this.#o = options;
@@ -74,21 +79,64 @@ export class ShardRouter implements InformerSource {
     return [...this.#facades.values()];
   }
 
-  /** Starts bucket `b`: informers hold its objects and have synced, then every controller serves it. */
+  /**
+   * Starts bucket `b`: informers hold its objects and have synced, then every controller serves
+   * it. After {@link ShardRouter.abortStarts}, resolves without serving it.
+   */
   async start(bucket: number): Promise<void> {
     this.#buckets.add(bucket);
     this.#o.metrics.shardBuckets(this.#buckets.size);
-    await this.#rebuild();
-    if (!this.#buckets.has(bucket)) return;
+    try {
+      await abortable(this.#rebuild(), this.#stopping.signal);
+    } catch (err) {
+      if (!this.#stopping.signal.aborted) throw err;
+      this.#o.logger.info("stopping: a bucket whose informers had not synced is not served", { bucket });
+      return;
+    }
+    if (!this.#buckets.has(bucket) || this.#stopping.signal.aborted) return;
     for (const c of this.#o.controllers()) c.serveBucket(bucket);
+    this.#serving.add(bucket);
+  }
+
+  /**
+   * A controller registered after the buckets started (`mgr.controller(…)` once the Manager
+   * runs), now started: once its informers hold the buckets, it serves every bucket the others
+   * serve. Buckets still starting reach it through their own start.
+   *
+   * @example
+   * ```ts
+   * await controller.start(signal);
+   * await router.attach(controller);
+   * ```
+   */
+  async attach(controller: Controller): Promise<void> {
+    await abortable(this.#rebuild(), this.#stopping.signal).catch(() => undefined);
+    if (this.#stopping.signal.aborted) return;
+    for (const b of this.#serving) controller.serveBucket(b);
   }
 
   /** Drains bucket `b` in every controller; then the informers let go of its objects. */
   async stop(bucket: number, signal: AbortSignal): Promise<void> {
+    this.#serving.delete(bucket);
     await Promise.all(this.#o.controllers().map((c) => c.drainBucket(bucket, signal)));
     this.#buckets.delete(bucket);
     this.#o.metrics.shardBuckets(this.#buckets.size);
     void this.#rebuild().catch((err: unknown) => this.#o.logger.error("narrowing the sharded informers failed", { error: err }));
+  }
+
+  /**
+   * The Manager is stopping: starts still waiting for their informers to sync (a list that keeps
+   * failing) resolve at once without serving, so that the ring's drain of those buckets (which
+   * waits for their start) cannot hang the stop. Served buckets and reads are unaffected.
+   *
+   * @example
+   * ```ts
+   * router.abortStarts();
+   * await ring.stop(); // drains every bucket, those that never started included
+   * ```
+   */
+  abortStarts(): void {
+    this.#stopping.abort(new Error("the sharded Manager is stopping"));
   }
 
   /** Stops every sharded informer. */
