@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Kind, KindRef, KubeObject } from "../client/types.ts";
-import { BUILDER_VERBS, checkVerbs } from "../rbac/access.ts";
+import { BUILDER_READS, BUILDER_VERBS, checkVerbs } from "../rbac/access.ts";
 import type { KindAccess, KindUse } from "../rbac/access.ts";
 import { ResourceClient } from "../client/resource-client.ts";
 import { Cache } from "../cache/cache.ts";
@@ -262,11 +262,14 @@ export class Manager {
     if (this.#router && runnable.needsLeaderElection && !(runnable instanceof Controller && runnable.sharded)) {
       throw new TypeError(`Manager: runnable ${runnable.name} needs leader election, which a sharded Manager does not hold (every replica runs). Fix: build controllers with mgr.controller(name), and run leader-only work in a Manager with leaderElection instead.`);
     }
+    // A Builder prunes by listing its built-in kinds by owner: shard those reads too.
+    if (this.#router && runnable instanceof Controller && runnable.access.builder) this.#router.shardReads(BUILDER_READS);
     (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
     if (!this.#started || (runnable.needsLeaderElection && !this.#leading)) return;
     // Sharded: a controller added while buckets are served serves them too once it has started.
-    if (this.#router && runnable instanceof Controller) void this.#startOne(runnable).then(() => this.#router!.attach(runnable));
-    else void this.#startOne(runnable);
+    // #startOne logged a failure already; nothing else to report.
+    if (this.#router && runnable instanceof Controller) void this.#startOne(runnable).then(() => this.#router!.attach(runnable)).catch(() => undefined);
+    else void this.#startOne(runnable).catch(() => undefined);
   }
 
   /** The registered controllers. */

@@ -3,7 +3,7 @@
  * controllers watched for the served buckets only — and the start and drain of buckets across
  * its controllers.
  */
-import type { Kind, KubeObject } from "../client/types.ts";
+import type { Kind, KindRef, KubeObject } from "../client/types.ts";
 import type { Cache } from "../cache/cache.ts";
 import { abortable } from "../cache/abortable.ts";
 import { ShardedInformer } from "../cache/sharded-informer.ts";
@@ -67,6 +67,22 @@ export class ShardRouter implements InformerSource {
     const { role, namespace } = options;
     if (role === "for" || role === "owns") return this.#facade(kind, namespace, role === "for" ? "uid" : "label") as unknown as Informer<T>;
     return this.#o.cache.informer(kind, namespace ? { namespace } : {});
+  }
+
+  /**
+   * Routes the cache's reads of `kinds` to informers of the served buckets' children (by the
+   * bucket label), without any controller watching them: the kinds a Builder lists by owner on
+   * every pass to prune (`BUILDER_READS`), which would otherwise each get an informer of every
+   * object of the kind on every replica. The Manager calls it for controllers that write with
+   * a Builder.
+   *
+   * @example
+   * ```ts
+   * router.shardReads(BUILDER_READS);
+   * ```
+   */
+  shardReads(kinds: readonly KindRef[]): void {
+    for (const kind of kinds) this.#facade(kind as Kind, undefined, "label");
   }
 
   /** The buckets the informers are asked to hold (served, or starting). */

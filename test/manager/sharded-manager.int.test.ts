@@ -122,6 +122,12 @@ describe("sharded Managers", () => {
         assert.ok(apps[0]!.list().length < names.length, "a replica does not cache every owner");
         assert.match(await m.metrics.text(), new RegExp(`operator_runtime_shard_buckets ${served.size}\\b`));
       }
+      // Nor does the Builder's prune (it lists Secrets, Deployments, StatefulSets, Services by
+      // owner) make a replica cache every object of those kinds: each informer is selected.
+      for (const m of mgrs) {
+        for (const i of m.cache.informers()) assert.ok(i.shardSelector || i.labelSelector, `${i.name} watches every ${i.kind.kind}`);
+        assert.ok(m.cache.informers().some((i) => i.kind.kind === "StatefulSet"), "the Builder's StatefulSet reads go to a bucket informer");
+      }
       const total = mgrs.reduce((n, m) => n + m.cache.informers().find((i) => i.kind.kind === "DataApp")!.list().length, 0);
       assert.equal(total, names.length, "together the replicas cache each owner once");
 
