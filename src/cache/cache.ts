@@ -258,9 +258,9 @@ export class Cache implements OwnerIndexedReader, Runnable {
     }
   }
 
-  /** Whether every informer has synced (true with none). */
-  hasSynced(): boolean {
-    return [...this.#informers.values()].every((i) => i.hasSynced());
+  /** Whether every informer has synced (true with none), leaving out those `ignore` names. */
+  hasSynced(ignore?: (informer: SharedInformer) => boolean): boolean {
+    return [...this.#informers.values()].every((i) => i.hasSynced() || (ignore?.(i) ?? false));
   }
 
   /** The newest cached copy, or undefined. Waits for the kind's informer to sync. */

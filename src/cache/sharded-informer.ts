@@ -95,6 +95,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   readonly #handlers = new Set<{ h: InformerEventHandler<T> }>();
   readonly #indexes: [string, IndexFunc<T>][] = [];
   #current: SharedInformer<T> | undefined;
+  #pending: SharedInformer<T> | undefined;
   #currentKey = "";
   #unsubscribe: (() => void) | undefined;
   #wanted = new Set<number>();
@@ -118,6 +119,14 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   /** The buckets asked for last (sorted). */
   buckets(): number[] {
     return [...this.#wanted].sort((a, b) => a - b);
+  }
+
+  /**
+   * The SharedInformer being built for a new set of buckets (listing, not yet swapped in), if
+   * any: readiness does not wait for it, since the current one still serves.
+   */
+  get pending(): SharedInformer<T> | undefined {
+    return this.#pending;
   }
 
   /** The SharedInformer serving now (undefined with no buckets). */
@@ -179,6 +188,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
           continue;
         }
         for (const [name, fn] of this.#indexes) addIndexOnce(next, name, fn);
+        this.#pending = next;
         // Subscribed before the sync so that no watch event falls between the list and the swap;
         // replays and events are dropped until the swap, which reports the difference instead.
         let live = false;
@@ -209,6 +219,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
           return;
         }
         const old = this.#current;
+        this.#pending = undefined;
         const wasStale = this.isStale();
         const oldUnsubscribe = this.#unsubscribe;
         this.#current = next;
@@ -225,6 +236,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
       }
     } finally {
       this.#running = undefined;
+      this.#pending = undefined;
     }
   }
 

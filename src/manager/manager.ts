@@ -284,7 +284,10 @@ export class Manager {
 
   /** Ready: caches synced, and leading or standing by. */
   ready(): boolean {
-    return this.#started && !this.#stopping && this.cache.hasSynced();
+    // Sharded: an informer rebuilt for a bucket change is still listing while the one it
+    // replaces serves; readiness does not flap at every handover.
+    const router = this.#router;
+    return this.#started && !this.#stopping && this.cache.hasSynced(router ? (i) => router.isPending(i) : undefined);
   }
 
   /**

@@ -9,6 +9,7 @@ import { abortable } from "../cache/abortable.ts";
 import { ShardedInformer } from "../cache/sharded-informer.ts";
 import type { ShardBy } from "../cache/sharded-informer.ts";
 import type { Informer } from "../cache/types.ts";
+import type { SharedInformer } from "../cache/informer.ts";
 import type { Controller, InformerSource, WatchRole } from "../controller/controller.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Metrics } from "./metrics.ts";
@@ -88,6 +89,16 @@ export class ShardRouter implements InformerSource {
   /** The buckets the informers are asked to hold (served, or starting). */
   buckets(): ReadonlySet<number> {
     return new Set(this.#buckets);
+  }
+
+  /**
+   * Whether `informer` is being built to replace one that still serves its kind (a bucket
+   * change): readiness need not wait for it. The first informer of a kind is not pending: until
+   * it has synced, nothing serves the kind.
+   */
+  isPending(informer: SharedInformer): boolean {
+    for (const f of this.#facades.values()) if (f.pending === informer && f.current !== undefined) return true;
+    return false;
   }
 
   /** The sharded informers. */

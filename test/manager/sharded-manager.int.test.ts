@@ -179,6 +179,32 @@ describe("sharded Managers", () => {
     }
   });
 
+  it("stays ready while an informer rebuilt for a bucket handover is still listing", async () => {
+    const runs: Run[] = [];
+    await createDataApp(cluster.url, NS, "ready-0", { gen: 1 });
+    const first = replica(cluster, "ready-1", runs, "ready");
+    const mgrs = [first];
+    try {
+      await first.start();
+      await waitFor(() => first.ring!.served().size === SHARD_BUCKETS, "the first replica to serve every bucket", 30_000);
+      await waitFor(() => first.ready(), "the first replica to be ready", 30_000);
+      // From now on every ConfigMap list fails: the informers the first replica rebuilds for the
+      // buckets it keeps never finish their list, while the ones they replace keep serving.
+      const fault = cluster.inject({ verb: "list", resource: "configmaps", code: 500, times: Infinity });
+      const second = replica(cluster, "ready-2", runs, "ready");
+      mgrs.push(second);
+      void second.start().catch(() => undefined);
+      await waitFor(() => first.ring!.served().size < SHARD_BUCKETS, "the first replica to hand buckets over", 30_000);
+      await waitFor(() => fault.hits > 1, "a rebuilt ConfigMap list to fail", 30_000);
+      assert.ok(first.cache.informers().some((i) => i.kind.kind === "ConfigMap" && !i.hasSynced()), "a rebuilt informer is still listing");
+      assert.equal(first.ready(), true, "readiness does not wait for an informer that is not serving yet");
+      cluster.clearFaults();
+    } finally {
+      cluster.clearFaults();
+      await Promise.all(mgrs.map((m) => within(m.stop(), "a replica to stop", 30_000)));
+    }
+  });
+
   it("sharding cannot be combined with leader election, and takes no controller it cannot shard", () => {
     assert.throws(() => new Manager({ kubeConfig: cluster.kubeConfig, healthPort: false,
       sharding: { ring: "x", namespace: NS }, leaderElection: { namespace: NS, name: "x" } }), /sharding and leaderElection cannot be combined/);
