@@ -313,7 +313,11 @@ export class Manager {
     // process while it waits for leadership.
     this.#keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
     const signal = this.#abort.signal;
-    if (this.health) await this.health.start(signal);
+    if (this.health) {
+      await this.health.start(signal);
+      // With healthPort 0 the port is chosen now: say where /metrics, /healthz and /readyz are.
+      this.logger.info("serving /metrics, /healthz and /readyz", { host: this.health.host, port: this.health.port });
+    }
     await this.cache.start(signal);
     for (const r of this.#runnables) await this.#startOne(r);
     if (this.ring) {
@@ -391,7 +395,8 @@ export class Manager {
   async #lead(): Promise<void> {
     if (this.#leading || this.#stopping) return;
     this.#leading = true;
-    this.logger.info("leading: starting controllers");
+    // Only with leader election does starting the controllers mean leading.
+    this.logger.info(this.ring ? "starting controllers: they reconcile the buckets the ring assigns" : this.elector ? "leading: starting controllers" : "starting controllers");
     try {
       await Promise.all(this.#leaderRunnables.map((r) => this.#startOne(r)));
     } catch (err) {
