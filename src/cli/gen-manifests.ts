@@ -16,8 +16,8 @@ Prints, as YAML, what deploys the operator that MODULE exports (see "gen rbac --
 its CustomResourceDefinitions (the module's \`crds\`), its ServiceAccount, roles and bindings
 (as "gen rbac"), and a Deployment running IMG as that ServiceAccount, with liveness and
 readiness probes on the Manager's /healthz and /readyz, a termination grace period longer than
-a graceful stop's drain, and leader election on (the Manager must configure it). The namespace
-must exist. The image's entrypoint runs the operator (e.g. CMD ["node", "dist/main.js"]).
+a graceful stop's drain. The Manager must configure leader election or sharding, and a fixed
+healthPort. The namespace must exist. The image's entrypoint runs the operator (e.g. CMD ["node", "dist/main.js"]).
 
 options:
   --image IMG      container image of the operator (required)

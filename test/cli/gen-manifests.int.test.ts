@@ -120,6 +120,13 @@ describe("operator-runtime gen manifests", () => {
     }
   });
 
+  it("--help says the Manager needs leader election or sharding, and a fixed health port", async () => {
+    const r = await complete(["gen", "manifests", "--help"]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^usage: operator-runtime gen manifests MODULE/);
+    assert.match(r.stdout.replace(/\s+/g, " "), /The Manager must configure leader election or sharding, and a fixed healthPort\./);
+  });
+
   for (const [args, message] of [
     [["examples/greeting/manager.ts"], /--image is required/],
     [["examples/greeting/manager.ts", "--image", "a b"], /--image must be an image reference without spaces/],
