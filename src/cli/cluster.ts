@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { UsageError } from "./usage-error.ts";
 
 /** `operator-runtime cluster --help`. */
-export const CLUSTER_USAGE = `usage: operator-runtime cluster [--port N] [--simulate] [--authorization] [--kubeconfig PATH]
+export const CLUSTER_USAGE = `usage: operator-runtime cluster [--port N] [--simulate] [--authorization] [--no-sharded-list-watch] [--kubeconfig PATH]
 
 Starts LocalCluster, an embedded Kubernetes API server on 127.0.0.1, writes a kubeconfig for it
 and serves until Ctrl-C (SIGINT) or SIGTERM stops it.
@@ -18,6 +18,9 @@ options:
   --simulate         run Pods and report workloads ready, as kubelet and controllers would
   --authorization    serve HTTPS, require bearer tokens and enforce RBAC; the kubeconfig
                      written is the admin's (group system:masters)
+  --no-sharded-list-watch
+                     ignore KEP-5866 shardSelector on lists and watches, as an API server
+                     before v1.36 does (to try a sharded operator's client-side fallback)
   --kubeconfig PATH  where to write the kubeconfig (default ./.tmp/kubeconfig)
   -h, --help         print this help`;
 
@@ -29,6 +32,8 @@ export interface ClusterCommandOptions {
   simulate: boolean;
   /** Whether requests need a token and RBAC applies (`LocalCluster.start({ authorization: true })`). */
   authorization?: boolean;
+  /** Whether KEP-5866 sharded list and watch is off (`LocalCluster.start({ shardedListWatch: false })`). */
+  noShardedListWatch?: boolean;
   /** Absolute path the kubeconfig is written to. */
   kubeconfigPath: string;
 }
@@ -55,6 +60,7 @@ export function parseClusterArgs(args: readonly string[]): ClusterCommandOptions
         kubeconfig: { type: "string" },
         simulate: { type: "boolean", default: false },
         authorization: { type: "boolean", default: false },
+        "no-sharded-list-watch": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -68,6 +74,7 @@ export function parseClusterArgs(args: readonly string[]): ClusterCommandOptions
     ...(values.port !== undefined ? { port: parsePort(values.port) } : {}),
     simulate: values.simulate,
     ...(values.authorization ? { authorization: true } : {}),
+    ...(values["no-sharded-list-watch"] ? { noShardedListWatch: true } : {}),
     kubeconfigPath: resolve(values.kubeconfig ?? ".tmp/kubeconfig"),
   };
 }
@@ -105,6 +112,7 @@ export async function runCluster(options: ClusterCommandOptions, print: (line: s
     kubeconfigPath,
     simulate: options.simulate,
     ...(options.authorization ? { authorization: true } : {}),
+    ...(options.noShardedListWatch ? { shardedListWatch: false } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),
   });
   const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
@@ -117,6 +125,7 @@ export async function runCluster(options: ClusterCommandOptions, print: (line: s
     process.on("SIGTERM", onSignal);
     print(`LocalCluster listening on ${cluster.url} (port ${new URL(cluster.url).port})`);
     print(`kubeconfig: ${kubeconfigPath}`);
+    if (options.noShardedListWatch) print("sharded list and watch (KEP-5866): off; shardSelector is ignored, as by API servers before v1.36");
     if (options.authorization) print("authorization: bearer tokens and RBAC; the kubeconfig is the admin (group system:masters)");
     print(`try: kubectl --kubeconfig ${kubeconfigPath} get namespaces`);
     print("Ctrl-C stops it.");

@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { GENERATING } from "../manager/generating.ts";
 import { pathToFileURL } from "node:url";
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { Manager } from "../manager/manager.ts";
@@ -47,15 +48,32 @@ export class GenerateError extends OperatorRuntimeError {
  * ```
  */
 export async function loadOperatorModule(path: string): Promise<OperatorModule> {
+  // While the module loads (and its factory runs), a Manager.start() throws at once instead of
+  // running the operator against the current cluster (say, a top-level `await mgr.runUntilSignal()`).
+  const guard = { startsRefused: 0 };
+  const global = globalThis as Record<symbol, unknown>;
+  global[GENERATING] = guard;
+  try {
+    return await loadGuarded(path, guard);
+  } finally {
+    if (global[GENERATING] === guard) delete global[GENERATING];
+  }
+}
+
+async function loadGuarded(path: string, guard: { startsRefused: number }): Promise<OperatorModule> {
   const file = resolve(path);
   if (!existsSync(file)) throw new GenerateError(`${path}: no such file (give the path of the module that exports your Manager)`);
+  const startedAtImport = () => new GenerateError(`${path}: the module started its Manager when imported (it would run the operator); `
+    + "start it from another file (a main.ts that imports the Manager), or behind `if (import.meta.main)`");
   let mod: Record<string, unknown>;
   try {
     mod = await withTimeout(import(pathToFileURL(file).href) as Promise<Record<string, unknown>>, path, "importing it");
   } catch (err) {
     if (err instanceof GenerateError) throw err;
+    if (guard.startsRefused > 0) throw startedAtImport();
     throw new GenerateError(`${path}: cannot load the module: ${messageOf(err)}`, { cause: err });
   }
+  if (guard.startsRefused > 0) throw startedAtImport();
   const exported = Object.hasOwn(mod, "manager") ? mod.manager : mod.default;
   const which = Object.hasOwn(mod, "manager") ? "its `manager` export" : "its default export";
   if (exported === undefined) {
@@ -67,16 +85,14 @@ export async function loadOperatorModule(path: string): Promise<OperatorModule> 
       value = await withTimeout(Promise.resolve().then(() => (exported as () => unknown)()), path, `calling ${which}`);
     } catch (err) {
       if (err instanceof GenerateError) throw err;
+      if (guard.startsRefused > 0) throw startedAtImport();
       throw new GenerateError(`${path}: ${which} threw: ${messageOf(err)}`, { cause: err });
     }
   }
   if (!isManager(value)) {
     throw new GenerateError(`${path}: ${which} is not a Manager (nor a function returning one); export the Manager your operator runs`);
   }
-  if (value.started) {
-    throw new GenerateError(`${path}: the module started its Manager when imported (it would run the operator); `
-      + "start it from another file (a main.ts that imports the Manager), or behind `if (import.meta.main)`");
-  }
+  if (value.started || guard.startsRefused > 0) throw startedAtImport();
   return { manager: value, crds: crdsOf(path, mod.crds) };
 }
 

@@ -27,6 +27,7 @@ import { EventRecorder } from "../events/event-recorder.ts";
 import { clientEventSink } from "../events/client-sink.ts";
 import { RingMembership } from "../sharding/ring-membership.ts";
 import { ShardRouter } from "./shard-router.ts";
+import { refuseStartWhileGenerating } from "./generating.ts";
 
 /** Leader election settings. */
 export interface LeaderElectionOptions {
@@ -306,6 +307,7 @@ export class Manager {
 
   /** Starts everything; resolves once caches are synced and election runs. */
   async start(): Promise<void> {
+    refuseStartWhileGenerating();
     if (this.#started) return;
     this.#started = true;
     // Everything else waits on unref'd timers (the elector's retries) or on nothing at all (a

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { waitFor, within } from "../support/wait.ts";
+import { raw, waitFor, within } from "../support/wait.ts";
 import { cli, complete } from "../support/cli.ts";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
@@ -50,7 +50,8 @@ describe("operator-runtime", () => {
   it("cluster --help prints the command's options and exits 0", async () => {
     const r = await complete(["cluster", "--help"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^usage: operator-runtime cluster \[--port N\] \[--simulate\] \[--authorization\] \[--kubeconfig PATH\]/);
+    assert.match(r.stdout, /^usage: operator-runtime cluster \[--port N\] \[--simulate\] \[--authorization\] \[--no-sharded-list-watch\] \[--kubeconfig PATH\]/);
+    assert.ok(r.stdout.includes("  --no-sharded-list-watch\n"), "--no-sharded-list-watch");
     for (const option of ["--port N", "--simulate", "--authorization", "--kubeconfig PATH"]) assert.ok(r.stdout.includes(`  ${option} `), option);
   });
 
@@ -97,6 +98,29 @@ describe("operator-runtime", () => {
       p.child.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("cluster --no-sharded-list-watch: lists ignore shardSelector (no shardInfo echo), as a server before v1.36", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cli-cluster-"));
+    const kc = join(dir, "kubeconfig");
+    const selector = encodeURIComponent("shardRange(object.metadata.uid, '0x0000000000000000', '0x0000000000000001')");
+    for (const [flags, echoed] of [[["--no-sharded-list-watch"], false], [[], true]] as const) {
+      const p = cli(["cluster", "--kubeconfig", kc, ...flags]);
+      try {
+        await waitFor(() => p.stdout().includes("Ctrl-C stops it."), "the cluster banner", 15_000);
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(p.stdout())![1]!;
+        assert.equal(/sharded list and watch \(KEP-5866\): off/.test(p.stdout()), !echoed);
+        const r = await raw(url, "GET", `/api/v1/namespaces?shardSelector=${selector}`);
+        assert.equal(r.code, 200);
+        assert.equal(r.body.metadata.shardInfo !== undefined, echoed, JSON.stringify(r.body.metadata));
+        assert.equal(r.body.items.length > 0, !echoed, "without the feature every namespace comes back");
+        p.child.kill("SIGINT");
+        assert.equal(await within(p.exit, "the cluster to exit after SIGINT", 15_000), 0);
+      } finally {
+        p.child.kill("SIGKILL");
+      }
+    }
+    await rm(dir, { recursive: true, force: true });
   });
 
   it("cluster --authorization: serves HTTPS with RBAC, the kubeconfig being the admin's", async () => {

@@ -146,6 +146,7 @@ describe("operator-runtime gen rbac", () => {
     ["test/cli/fixtures/bad-verb-operator.ts", /cannot load the module: for\(ConfigMap\)\.verbs: "apply" is not an RBAC verb \(server-side apply is "patch"/],
     ["test/cli/fixtures/throwing-factory-operator.ts", /its `manager` export threw: owns\(ConfigMap\)\.verbs: "apply" is not an RBAC verb/],
     ["test/cli/fixtures/started-operator.ts", /started its Manager when imported \(it would run the operator\)/],
+    ["test/cli/fixtures/runs-at-import-operator.ts", /runs-at-import-operator\.ts: the module started its Manager when imported \(it would run the operator\)/],
     ["test/cli/fixtures/odd-field-manager-operator.ts", /field manager "example\.com\/csr-approver" cannot name the ServiceAccount and roles.*pass --name NAME/],
   ] as const) {
     it(`exits 1 naming the problem for ${module}`, async () => {
