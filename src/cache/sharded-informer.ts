@@ -162,7 +162,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
     this.#stopped = true;
     this.#lifetime.abort(new Error(`sharded informer of ${this.kind.kind}: stopped`));
     await this.#running?.catch(() => undefined);
-    await this.#swap(undefined, "");
+    await this.#drop("");
   }
 
   /**
@@ -179,7 +179,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
         const key = this.#wantedKey;
         const set = [...this.#wanted];
         if (set.length === 0) {
-          await this.#swap(undefined, key);
+          await this.#drop(key);
           continue;
         }
         const next = this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) });
@@ -278,13 +278,13 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
     return false;
   }
 
-  /** Replaces the current informer by `next` (none), without reporting anything. */
-  async #swap(next: undefined, key: string): Promise<void> {
+  /** Drops the current informer (no buckets, or stopped), reporting only that it caught up when it was stale. */
+  async #drop(key: string): Promise<void> {
     const old = this.#current;
     const wasStale = this.isStale();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    this.#current = next;
+    this.#current = undefined;
     this.#currentKey = key;
     if (wasStale && !this.#stopped) this.#emit((h) => h.caughtUp?.());
     if (old) await this.#o.host.release(old);
