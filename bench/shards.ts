@@ -20,11 +20,13 @@
  * Options: `--owners N` (default `SHARD_BENCH_OWNERS` or 10000), `--replicas 1,2,4`,
  * `--workers 4` (maxConcurrentReconciles per replica), `--lease 6000,4000,1000` (leaseDuration,
  * renewDeadline, retryPeriod in ms), `--timeout S` (converge bound per N; default 60 s + 60 ms
- * per owner).
+ * per owner), `--cpu-prof DIR` (each replica's CPU profile of the converge phase, written as
+ * `DIR/shards-N-replica-I.cpuprofile`; profiling costs CPU, so the figures of such a run are not
+ * comparable).
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ResourceClient } from "../src/index.ts";
 import { LocalCluster } from "../src/testing/index.ts";
@@ -39,17 +41,26 @@ const NS = "shards";
 const LEASE_NS = "shards-ring";
 const RING = "shards-bench";
 const PREFIX = "owner-";
+const WARM_NS = "shards-warmup";
 const QUIET_MS = 1000;
 const MIB = 1024 * 1024;
+/** Leases of a one-at-a-time run: the last replica stays paused through the others' convergence, far below this renew deadline. */
+const ALONE_LEASE = { leaseDurationMs: 3_600_000, renewDeadlineMs: 2_400_000 };
 
 interface Options {
+  /** Owners per replica converged (then deleted) before measuring (`--warmup`). */
+  warmup: number;
+  /** The modes to run, each for every replica count (`--mode together,alone`). */
+  modes: Mode[];
+  /** Write each replica's CPU profile of the converge phase here (`--cpu-prof DIR`). */
+  cpuProfDir: string | undefined;
   owners: number; replicas: number[]; workers: number; timeoutS: number | undefined;
   lease: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
 }
 
 /** One replica's figures for the converge phase. */
 interface PerReplica {
-  identity: string; events: number; cached: number; cpuS: number; heapMiB: number; rssMiB: number; reconciles: number; buckets: number; owners: number;
+  identity: string; events: number; cached: number; cpuS: number; gcS: number; heapMiB: number; rssMiB: number; reconciles: number; buckets: number; owners: number;
   /** Informers replaced (the buckets changed) before the converge phase ended. */
   informersReplaced: number;
   /** Warnings and errors it logged by the end of the run, by `level msg`. */
@@ -58,6 +69,7 @@ interface PerReplica {
 
 /** One N's measures. */
 interface Measures {
+  mode: Mode;
   replicas: number;
   per: PerReplica[];
   convergeS: number; reconciles: number; failures: number;
@@ -76,6 +88,9 @@ function parseOptions(argv: string[]): Options {
       workers: { type: "string", default: "4" },
       lease: { type: "string", default: "6000,4000,1000" },
       timeout: { type: "string" },
+      "cpu-prof": { type: "string" },
+      mode: { type: "string", default: "together,alone" },
+      warmup: { type: "string", default: "0" },
     },
   });
   const num = (name: string, v: string, min: number) => {
@@ -93,10 +108,25 @@ function parseOptions(argv: string[]): Options {
     workers: num("workers", values.workers, 1),
     lease: { leaseDurationMs: leaseDurationMs!, renewDeadlineMs: renewDeadlineMs!, retryPeriodMs: retryPeriodMs! },
     timeoutS: values.timeout === undefined ? undefined : num("timeout", values.timeout, 1),
+    cpuProfDir: values["cpu-prof"],
+    warmup: Math.round(num("warmup", values.warmup, 0)),
+    modes: values.mode.split(",").map((m) => {
+      const t = m.trim();
+      if (t !== "together" && t !== "alone") throw new Error(`shards: --mode ${values.mode}: expected together, alone or both (together,alone)`);
+      return t;
+    }),
   };
 }
 
-async function measure(n: number, opts: Options, log: (s: string) => void): Promise<Measures> {
+/**
+ * How the replicas converge: `together` (all at once, as deployed; on this machine they share its
+ * cores with each other and with the API server) or `alone` (paused with SIGSTOP while the owners
+ * are created, then resumed one at a time, each converging its share before the next resumes: the
+ * CPU each would use with a core of its own; long leases, so no pause costs a membership).
+ */
+type Mode = "together" | "alone";
+
+async function measure(n: number, opts: Options, log: (s: string) => void, mode: Mode = "together"): Promise<Measures> {
   const dir = mkdtempSync(join(tmpdir(), "shards-bench-"));
   const logPath = join(dir, "reconciles.jsonl");
   const cluster = await LocalCluster.start();
@@ -105,34 +135,70 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
     const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "shards-bench-user" });
     await installShardOwner(client, NS);
     await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: LEASE_NS } });
+    const lease = mode === "alone" ? { ...ALONE_LEASE, retryPeriodMs: opts.lease.retryPeriodMs } : opts.lease;
     for (let i = 1; i <= n; i++) {
       replicas.push(launchReplica({
-        kubeconfig: cluster.kubeconfigPath, identity: `replica-${i}`, ring: RING, leaseNamespace: LEASE_NS, ...opts.lease,
+        kubeconfig: cluster.kubeconfigPath, identity: `replica-${i}`, ring: RING, leaseNamespace: LEASE_NS, ...lease,
         log: logPath, children: 4, workers: opts.workers, logLevel: "warn",
       }, ["--expose-gc"]));
     }
     const why = { reason: "" };
     await pollUntil(() => settledRing(replicas, why), `${n} replicas to settle the ring`, 120_000, 50, () => why.reason);
     await pollUntil(() => replicas.every((r) => r.started), `${n} replicas' Managers to start`, 60_000, 50);
-    log(`  ${n} replica(s): ring settled; creating ${opts.owners} owners`);
+    log(`  ${n} replica(s)${mode === "alone" ? ", one at a time" : ""}: ring settled; creating ${opts.owners} owners`);
+
+    if (opts.warmup) {
+      const tw = Date.now();
+      await warmUp(cluster, client, n, opts.warmup, logPath);
+      log(`  ${n} replica(s): warmed up with ${opts.warmup * n} owners in ${((Date.now() - tw) / 1000).toFixed(1)} s`);
+    }
 
     // Converge.
-    const before = await Promise.all(replicas.map((r) => r.stats()));
+    const measuredFrom = statSync(logPath, { throwIfNoEntry: false })?.size ?? 0;
+    const prof = opts.cpuProfDir;
+    if (prof) mkdirSync(prof, { recursive: true });
+    const before = await Promise.all(replicas.map((r) => r.stats(prof ? { profile: "start" } : {})));
+    if (mode === "alone") for (const r of replicas) r.pause(true);
     const t0 = Date.now();
     const uids = await createOwners(client, NS, PREFIX, opts.owners);
     log(`  ${n} replica(s): owners created in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const pending = new Set(uids.keys());
     const timeoutMs = (opts.timeoutS ?? 60 + 0.06 * opts.owners) * 1000;
-    await pollUntil(() => {
-      for (const name of pending) if (childrenAt(cluster, name, 1)) pending.delete(name);
-      return pending.size === 0;
-    }, `${opts.owners} owners' children`, timeoutMs, 250, () => `${pending.size} owners lack children at generation 1`);
-    await quiet(logPath, QUIET_MS, 60_000);
-    const after = await Promise.all(replicas.map((r) => r.stats({ gc: true, timeoutMs: 120_000 })));
-    const convergeSpans = spans(readLog(logPath));
+    const converged = async (names: Iterable<string>, who: string) => {
+      const pending = new Set(names);
+      await pollUntil(() => {
+        for (const name of pending) if (childrenAt(cluster, name, 1)) pending.delete(name);
+        return pending.size === 0;
+      }, `${who}'s owners' children`, timeoutMs, mode === "alone" ? 50 : 250, () => `${pending.size} owners lack children at generation 1`);
+      await quiet(logPath, QUIET_MS, 60_000);
+    };
+    // One at a time: each replica's CPU is read when its own share has converged; it is paused
+    // again while the next converges (its share is done: nothing it watches changes meanwhile).
+    const cpuAlone = new Map<ReplicaProcess, { cpuMs: number; gcPauseMs: number }>();
+    let slowestAloneS = 0;
+    if (mode === "alone") {
+      for (const r of replicas) {
+        const served = new Set(r.served());
+        const t = Date.now();
+        r.pause(false);
+        await converged([...uids].filter(([, uid]) => served.has(bucketOfUid(uid))).map(([name]) => name), r.identity);
+        const tookS = (Date.now() - t - QUIET_MS) / 1000;
+        slowestAloneS = Math.max(slowestAloneS, tookS);
+        const own = await r.stats();
+        cpuAlone.set(r, { cpuMs: own.cpuMs, gcPauseMs: own.gcPauseMs });
+        if (n > 1) r.pause(true);
+        log(`  ${n} replica(s): ${r.identity} converged alone in ${tookS.toFixed(1)} s`);
+      }
+      for (const r of replicas) r.pause(false);
+    }
+    await converged(uids.keys(), `${n} replica(s)`);
+    const after = await Promise.all(replicas.map(async (r) => {
+      const st = await r.stats({ gc: true, timeoutMs: 120_000, ...(prof ? { profile: join(resolve(prof), `shards-${n}-${r.identity}.cpuprofile`) } : {}) });
+      return { ...st, ...cpuAlone.get(r) };
+    }));
+    const convergeSpans = spans(readLog(logPath, measuredFrom));
     const firstOk = new Map<string, number>();
     for (const s of convergeSpans) if (s.ok && s.gen === 1 && !firstOk.has(s.key)) firstOk.set(s.key, s.end);
-    const convergeS = (Math.max(...firstOk.values()) - t0) / 1000;
+    const convergeS = mode === "alone" ? slowestAloneS : (Math.max(...firstOk.values()) - t0) / 1000;
     const per = replicas.map((r, i) => perReplica(r, before[i]!, after[i]!, uids));
     const loadAvg = loadavg()[0]!;
     log(`  ${n} replica(s): converged in ${convergeS.toFixed(2)} s`);
@@ -140,7 +206,7 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
     // Failover: kill the last replica, change one of its owners at once.
     let failoverServedS: number | undefined;
     let failoverReconciledS: number | undefined;
-    if (n >= 2) {
+    if (n >= 2 && mode === "together") {
       const victim = replicas.at(-1)!;
       const lost = victim.served();
       const survivors = replicas.filter((r) => r !== victim);
@@ -178,7 +244,7 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
     let stale = 0;
     for (const name of uids.keys()) if (!childrenAt(cluster, name)) stale++;
     return {
-      replicas: n, per, convergeS,
+      mode, replicas: n, per, convergeS,
       reconciles: convergeSpans.length, failures: convergeSpans.filter((s) => !s.ok).length,
       failoverServedS, failoverReconciledS,
       doubleReconciles: overlaps(all).length, stale, loadAvg,
@@ -191,11 +257,30 @@ async function measure(n: number, opts: Options, log: (s: string) => void): Prom
 }
 
 /** Whether owner `name` has its four children, its ConfigMap at generation `gen` (any, if undefined). */
-function childrenAt(cluster: LocalCluster, name: string, gen?: number): boolean {
-  const cm = cluster.peek({ plural: "configmaps" }, NS, configMapOf(name)) as { data?: Record<string, string> } | undefined;
+function childrenAt(cluster: LocalCluster, name: string, gen?: number, ns = NS): boolean {
+  const cm = cluster.peek({ plural: "configmaps" }, ns, configMapOf(name)) as { data?: Record<string, string> } | undefined;
   if (!cm || (gen !== undefined && cm.data?.generation !== String(gen))) return false;
-  return !!cluster.peek({ plural: "secrets" }, NS, `${name}-secret`) && !!cluster.peek({ plural: "services" }, NS, name) &&
-    !!cluster.peek({ group: "apps", plural: "deployments" }, NS, name);
+  return !!cluster.peek({ plural: "secrets" }, ns, `${name}-secret`) && !!cluster.peek({ plural: "services" }, ns, name) &&
+    !!cluster.peek({ group: "apps", plural: "deployments" }, ns, name);
+}
+
+/**
+ * Warms the replicas up: `perReplica × N` owners in their own namespace, converged, then the
+ * namespace deleted and emptied, so each replica has run its code paths (JIT) and sized its
+ * heap before the measured phase, as a long-running operator has; their caches are empty again.
+ */
+async function warmUp(cluster: LocalCluster, client: ResourceClient, n: number, perReplica: number, logPath: string): Promise<void> {
+  const owners = perReplica * n;
+  await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: WARM_NS } });
+  const uids = await createOwners(client, WARM_NS, PREFIX, owners);
+  const pending = new Set(uids.keys());
+  await pollUntil(() => {
+    for (const name of pending) if (childrenAt(cluster, name, 1, WARM_NS)) pending.delete(name);
+    return pending.size === 0;
+  }, `the ${owners} warm-up owners' children`, 60_000 + 60 * owners, 100, () => `${pending.size} warm-up owners lack children`);
+  await client.delete({ apiVersion: "v1", kind: "Namespace", name: WARM_NS });
+  await pollUntil(() => !cluster.peek({ plural: "namespaces" }, "", WARM_NS), `namespace ${WARM_NS} to be emptied and removed`, 60_000 + 60 * owners, 100);
+  await quiet(logPath, QUIET_MS, 60_000);
 }
 
 /** Waits until the reconcile log has not grown for `quietMs`. */
@@ -217,7 +302,7 @@ function perReplica(r: ReplicaProcess, a: ReplicaStats, b: ReplicaStats, uids: M
   let owners = 0;
   for (const uid of uids.values()) if (buckets.has(bucketOfUid(uid))) owners++;
   return {
-    identity: r.identity, events: b.eventsReceived - a.eventsReceived, cached: b.cachedObjects, cpuS: (b.cpuMs - a.cpuMs) / 1000,
+    identity: r.identity, events: b.eventsReceived - a.eventsReceived, cached: b.cachedObjects, cpuS: (b.cpuMs - a.cpuMs) / 1000, gcS: (b.gcPauseMs - a.gcPauseMs) / 1000,
     heapMiB: b.heapBytes / MIB, rssMiB: b.rssBytes / MIB, reconciles: b.reconciles - a.reconciles, buckets: buckets.size, owners,
     informersReplaced: b.informersReplaced, logged: {},
   };
@@ -242,7 +327,7 @@ const ROWS: Row[] = [
   { measure: "owners, per replica", value: busiest((p) => p.owners), fmt: int },
   { measure: "busiest replica's owners ÷ (owners ÷ N)", value: (m) => Math.max(...m.per.map((p) => p.owners)) / (m.per.reduce((n, p) => n + p.owners, 0) / m.replicas), fmt: (n) => `${n.toFixed(2)}×` },
   { measure: "busiest replica's buckets", value: busiest((p) => p.buckets), fmt: (n) => `${n} of 64` },
-  { measure: "converge wall time", value: (m) => m.convergeS, fmt: secs },
+  { measure: "converge wall time (alone: the slowest replica's own)", value: (m) => m.convergeS, fmt: secs },
   { measure: "reconciles to converge (all replicas)", value: (m) => m.reconciles, fmt: int },
   { measure: "failover: buckets served again", value: (m) => m.failoverServedS, fmt: secs,
     target: (_, o) => `≤ lease + retry (${secs((o.lease.leaseDurationMs + o.lease.retryPeriodMs) / 1000)})`,
@@ -251,7 +336,12 @@ const ROWS: Row[] = [
   { measure: "double reconciles", value: (m) => m.doubleReconciles, fmt: int, target: () => "0", met: (m) => m.doubleReconciles === 0 },
 ];
 
-function printTable(results: (Measures | Error)[], opts: Options): void {
+const CAPTIONS: Record<Mode, string> = {
+  together: "all replicas at once, as deployed (here N replicas and the API server share the machine's cores)",
+  alone: "one replica at a time: paused while the owners are created, then each resumed and converged on its own (the CPU each uses with a core of its own); CPU from before the owners were created to its own convergence",
+};
+
+function printTable(results: (Measures | Error)[], opts: Options, mode: Mode): void {
   const ok = results.filter((r): r is Measures => !(r instanceof Error));
   const single = ok.find((m) => m.replicas === 1);
   const head = ["measure", ...opts.replicas.map((n) => `${n} replica${n === 1 ? "" : "s"}`), "target", "met"];
@@ -279,8 +369,9 @@ function printTable(results: (Measures | Error)[], opts: Options): void {
   const widths = head.map((_, c) => Math.max(head[c]!.length, ...body.map((r) => r[c]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   const l = opts.lease;
-  console.log(`\nShards: ${int(opts.owners)} owners × 4 children, sharded Manager replicas as separate processes against one LocalCluster ` +
-    `(Node ${process.version}, ${opts.workers} workers per replica, lease ${l.leaseDurationMs}/${l.renewDeadlineMs}/${l.retryPeriodMs} ms); per-replica rows show the busiest replica\n`);
+  const lease = mode === "alone" ? `lease ${ALONE_LEASE.leaseDurationMs}/${ALONE_LEASE.renewDeadlineMs}/${l.retryPeriodMs} ms` : `lease ${l.leaseDurationMs}/${l.renewDeadlineMs}/${l.retryPeriodMs} ms`;
+  console.log(`\nShards, ${mode}: ${int(opts.owners)} owners × 4 children, sharded Manager replicas as separate processes against one LocalCluster; ${CAPTIONS[mode]} ` +
+    `(Node ${process.version}, ${availableParallelism()} CPUs, ${opts.workers} workers per replica, ${lease}${opts.warmup ? `, warmed up with ${opts.warmup} owners per replica` : ""}); per-replica rows show the busiest replica\n`);
   console.log(line(head));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const r of body) console.log(line(r));
@@ -292,29 +383,34 @@ function printTable(results: (Measures | Error)[], opts: Options): void {
     console.log(`\n${r.replicas} replica(s): ${int(r.reconciles)} reconciles (${r.failures} failed), converge ${secs(r.convergeS)}, load average ${r.loadAvg.toFixed(1)} on ${availableParallelism()} CPUs`);
     for (const p of r.per) {
       console.log(`  ${p.identity}: ${p.buckets} buckets, ${int(p.owners)} owners, ${int(p.events)} events, ${int(p.cached)} cached, ` +
-        `CPU ${secs(p.cpuS)}, ${int(p.reconciles)} reconciles, ${p.informersReplaced} informers replaced, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
+        `CPU ${secs(p.cpuS)} (GC pauses ${secs(p.gcS)}), ${int(p.reconciles)} reconciles, ${p.informersReplaced} informers replaced, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
       const logged = Object.entries(p.logged).sort((x, y) => y[1] - x[1]);
       if (logged.length) console.log(`    logged: ${logged.slice(0, 6).map(([k, n]) => `${n}× ${k}`).join("; ")}`);
     }
     if (r.stale) console.log(`  WARNING: at the end ${r.stale} owners lack a child: the measures above are not of a converged system`);
   }
-  console.log(`\n${JSON.stringify({ bench: "shards", owners: opts.owners, workers: opts.workers, lease: opts.lease,
+  console.log(`\n${JSON.stringify({ bench: "shards", mode, warmup: opts.warmup, owners: opts.owners, workers: opts.workers, lease: opts.lease,
     results: results.map((r) => (r instanceof Error ? { error: r.message } : r)) })}`);
 }
 
 /** Runs the benchmark for each replica count and prints the table (and a JSON line). */
 export async function run(argv: string[] = []): Promise<void> {
   const opts = parseOptions(argv);
-  const results: (Measures | Error)[] = [];
-  for (const n of opts.replicas) {
-    const t = performance.now();
-    try {
-      results.push(await measure(n, opts, (s) => console.log(s)));
-    } catch (err) {
-      console.log(`  ${n} replica(s) failed: ${(err as Error).message}`);
-      results.push(err as Error);
+  const tables: [Mode, (Measures | Error)[]][] = [];
+  for (const mode of opts.modes) {
+    const results: (Measures | Error)[] = [];
+    console.log(`${mode}:`);
+    for (const n of opts.replicas) {
+      const t = performance.now();
+      try {
+        results.push(await measure(n, opts, (s) => console.log(s), mode));
+      } catch (err) {
+        console.log(`  ${n} replica(s) failed: ${(err as Error).message}`);
+        results.push(err as Error);
+      }
+      console.log(`  ${n} replica(s): done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     }
-    console.log(`  ${n} replica(s): done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    tables.push([mode, results]);
   }
-  printTable(results, opts);
+  for (const [mode, results] of tables) printTable(results, opts, mode);
 }

@@ -74,6 +74,9 @@ export interface ShardedInformerOptions {
  * delivered, so reads never step back to an older copy. Reads (`get`, `list`, `byIndex`) answer
  * from the current informer, empty before the first.
  *
+ * A rebuild still listing when another set is asked for (its list may keep failing, say for
+ * want of RBAC) is given up for the newest set, so it never holds later changes back.
+ *
  * Caveats: a rebuild lists the new set's objects afresh (one list per change batch). Objects
  * of a child kind that lack the bucket label are not seen (the Builder labels every child).
  *
@@ -105,6 +108,8 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   #stopped = false;
   /** Aborted by stop(): a rebuild waiting for its informer's first list gives up. */
   readonly #lifetime = new AbortController();
+  /** The rebuild waiting for its informer's first list: a call asking for another set supersedes it. */
+  #syncing: { key: string; superseded: AbortController } | undefined;
 
   constructor(options: ShardedInformerOptions) {
     this.#o = options;
@@ -153,6 +158,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   setBuckets(set: Iterable<number>): Promise<void> {
     this.#wanted = new Set(set);
     this.#wantedKey = this.buckets().join(",");
+    if (this.#syncing && this.#syncing.key !== this.#wantedKey) this.#syncing.superseded.abort();
     this.#running ??= this.#rebuildLoop();
     return this.#running;
   }
@@ -201,13 +207,23 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
           delete: forward((h, obj: T) => h.delete?.(obj)),
           caughtUp: forward((h) => h.caughtUp?.()),
         });
+        // A set asked for while this one lists (its list may never succeed, say for want of
+        // RBAC) replaces it at once: an outdated rebuild never holds up the newest set.
+        const syncing = (this.#syncing = { key, superseded: new AbortController() });
         try {
-          await abortable(next.synced(), this.#lifetime.signal);
+          await abortable(next.synced(), AbortSignal.any([this.#lifetime.signal, syncing.superseded.signal]));
         } catch (err) {
           unsubscribe();
+          this.#pending = undefined;
           await this.#o.host.release(next);
           if (this.#stopped) return;
+          if (syncing.superseded.signal.aborted) {
+            this.#log.debug("a newer set of buckets replaces a rebuild that had not synced", { buckets: key, next: this.#wantedKey });
+            continue;
+          }
           throw err;
+        } finally {
+          this.#syncing = undefined;
         }
         // The new list may predate changes the old informer delivered meanwhile (they reach the
         // new one through its watch): swap only once it holds them, so reads and handlers never

@@ -123,6 +123,34 @@ describe("ShardedInformer (review)", () => {
     assert.equal(facade.current, undefined);
   });
 
+  it("gives up a rebuild whose list keeps failing when another set is asked for, and serves that set", async (t) => {
+    const ns = "superseded";
+    await labelled(ns, [1, 2, 3]);
+    const cache = await startedCache(t);
+    // The informer for buckets 1 and 2 lists where every list is refused (as without RBAC).
+    const denied = "superseded-denied";
+    await namespace(client, denied);
+    const facade = new ShardedInformer({
+      kind: CONFIGMAP, namespace: ns, by: "label",
+      host: {
+        informer: (kind, options) => cache.informer(kind, /\b1,2\b/.test(options.labelSelector ?? "") ? { ...options, namespace: denied } : options),
+        release: (informer: SharedInformer) => cache.release(informer),
+      },
+    });
+    t.after(() => facade.stop());
+    await facade.setBuckets([1]);
+    const fault = cluster.inject({ verb: "list", resource: "configmaps", namespace: denied, code: 403, times: Infinity });
+    t.after(() => cluster.clearFaults());
+    const stuck = facade.setBuckets([1, 2]);
+    await waitFor(() => fault.hits > 0, "the rebuild for buckets 1,2 to fail its list");
+    assert.deepEqual(names(facade), ["b-1"], "the old set still serves");
+    await within(facade.setBuckets([1, 3]), "the newer set to be served although the older rebuild never synced");
+    await within(stuck, "the superseded call to settle with the newest set");
+    assert.deepEqual(names(facade), ["b-1", "b-3"]);
+    assert.equal(cache.informers().length, 1, "the superseded informer is released");
+    assert.equal(facade.pending, undefined);
+  });
+
   it("never goes back in time at a swap: it waits for the new informer to catch up with what the old one delivered", async (t) => {
     const ns = "no-going-back";
     await labelled(ns, [1, 2]);

@@ -56,6 +56,8 @@ export interface InformerStats {
 export interface ReplicaStats {
   identity: string;
   cpuMs: number;
+  /** Main-thread garbage-collection pauses, in ms. */
+  gcPauseMs: number;
   heapBytes: number;
   rssBytes: number;
   /** Sum of `eventsReceived` over every informer the cache held (replaced ones included): listed items plus watch events. */

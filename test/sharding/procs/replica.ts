@@ -12,14 +12,17 @@
  * - Over IPC, unasked: `{ event: "ring", at, served, members, assignment, joined }` each time
  *   what the ring says changes (polled every 20 ms), and `{ event: "started" }` once the Manager
  *   started.
- * - Over IPC, asked (`{ id, cmd: "stats", gc? }`): {@link ReplicaStats} (heap after a collection
- *   with `gc: true` and `--expose-gc`).
+ * - Over IPC, asked (`{ id, cmd: "stats", gc?, profile? }`): {@link ReplicaStats} (heap after a
+ *   collection with `gc: true` and `--expose-gc`); `profile: "start"` then starts a CPU profile,
+ *   `profile: PATH` stops it and writes it to PATH.
  *
  * Children: a ConfigMap `<owner>-gen` whose data carries the owner's generation and `rev` (what
  * the tests check convergence by), plus with `children: 4` a Secret, a Service and a Deployment.
  * SIGTERM: `process.exit(await mgr.runUntilSignal())` — the ring hands the buckets over first.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { PerformanceObserver } from "node:perf_hooks";
 import { KubeConfig } from "@kubernetes/client-node";
 import { Builder, Manager, Result, createLogger } from "../../../src/index.ts";
 import type { Request } from "../../../src/index.ts";
@@ -168,6 +171,12 @@ const watchRing = setInterval(() => {
 }, 20);
 watchRing.unref();
 
+/** Main-thread GC pauses so far, in ms. */
+let gcPauseMs = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauseMs += e.duration;
+}).observe({ entryTypes: ["gc"] });
+
 function stats(collect: boolean): ReplicaStats {
   if (collect) gc?.();
   noteInformers();
@@ -178,7 +187,7 @@ function stats(collect: boolean): ReplicaStats {
   const cpu = process.cpuUsage();
   const mem = process.memoryUsage();
   return {
-    identity, cpuMs: (cpu.user + cpu.system) / 1000, heapBytes: mem.heapUsed, rssBytes: mem.rss,
+    identity, cpuMs: (cpu.user + cpu.system) / 1000, gcPauseMs, heapBytes: mem.heapUsed, rssBytes: mem.rss,
     eventsReceived: retiredEvents + informers.reduce((n, i) => n + i.events, 0),
     cachedObjects: informers.reduce((n, i) => n + i.objects, 0),
     informers, informersReplaced: retiredInformers, reconciles, failures,
@@ -186,9 +195,28 @@ function stats(collect: boolean): ReplicaStats {
   };
 }
 
-process.on("message", (m: { id: number; cmd: string; gc?: boolean }) => {
-  if (m.cmd === "stats") send({ id: m.id, result: stats(m.gc === true) });
-  else send({ id: m.id, error: `unknown command "${m.cmd}"` });
+/** A CPU profile of this process (the bench's `--cpu-prof`): started and written on `stats` requests. */
+let profiler: Session | undefined;
+async function profile(what: string): Promise<void> {
+  if (what === "start") {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+    return;
+  }
+  if (!profiler) throw new Error(`profile ${what}: no profile was started`);
+  const { profile: p } = await profiler.post("Profiler.stop");
+  writeFileSync(what, JSON.stringify(p));
+  profiler.disconnect();
+  profiler = undefined;
+}
+
+process.on("message", (m: { id: number; cmd: string; gc?: boolean; profile?: string }) => {
+  if (m.cmd !== "stats") return send({ id: m.id, error: `unknown command "${m.cmd}"` });
+  const result = stats(m.gc === true);
+  if (!m.profile) return send({ id: m.id, result });
+  profile(m.profile).then(() => send({ id: m.id, result }), (err: unknown) => send({ id: m.id, error: `profile: ${(err as Error).message}` }));
 });
 
 const started = mgr.start().then(() => send({ event: "started" }), (err: unknown) => {

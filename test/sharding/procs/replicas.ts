@@ -110,8 +110,11 @@ export class ReplicaProcess {
     return this.#stderr;
   }
 
-  /** Its stats (heap after a collection with `gc`, if launched with `--expose-gc`); rejects when it does not answer within `timeoutMs` or exits. */
-  stats(options: { gc?: boolean; timeoutMs?: number } = {}): Promise<ReplicaStats> {
+  /**
+   * Its stats (heap after a collection with `gc`, if launched with `--expose-gc`); rejects when it does not answer within `timeoutMs` or exits.
+   * `profile: "start"` starts a CPU profile once the stats are taken; `profile: PATH` stops it after they are taken and writes it to PATH (a `.cpuprofile`).
+   */
+  stats(options: { gc?: boolean; timeoutMs?: number; profile?: string } = {}): Promise<ReplicaStats> {
     const timeoutMs = options.timeoutMs ?? 30_000;
     if (this.exit) return Promise.reject(new Error(`${this.identity} exited before "stats"`));
     const id = this.#nextId++;
@@ -124,8 +127,17 @@ export class ReplicaProcess {
         resolve: (v) => { clearTimeout(timer); resolve(v as ReplicaStats); },
         reject: (e) => { clearTimeout(timer); reject(e); },
       });
-      this.#proc.send({ id, cmd: "stats", gc: options.gc === true });
+      this.#proc.send({ id, cmd: "stats", gc: options.gc === true, ...(options.profile ? { profile: options.profile } : {}) });
     });
+  }
+
+  /**
+   * SIGSTOPs it (`true`) or SIGCONTs it (`false`): a paused replica uses no CPU and renews no
+   * Lease, so pause it only for less than its renew deadline. Not noted as a signal.
+   */
+  pause(paused: boolean): void {
+    if (this.exit) return;
+    this.#proc.kill(paused ? "SIGSTOP" : "SIGCONT");
   }
 
   /** Sends `signal` (noting the time) unless it exited already. */
