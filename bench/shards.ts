@@ -4,25 +4,37 @@
  * processes of a sharded Manager (`test/sharding/procs/replica.ts`: a ShardOwner owns a
  * ConfigMap, a Secret, a Service and a Deployment, written with the Builder reading the cache).
  * The ring settles first; then the owners are created as a user would, and the replicas
- * converge.
+ * converge. Two modes (`--mode together,alone`):
+ * - `together`: every replica runs throughout, as deployed. On a machine with fewer cores than
+ *   N + 1, the replicas and the API server share them, and each replica's CPU per reconcile
+ *   grows with the others' load.
+ * - `alone`: the replicas are paused (SIGSTOP) while the owners are created, then resumed one
+ *   at a time, each converging its share before the next resumes: the CPU each would use with
+ *   a core of its own. Its CPU runs from before the owners were created to its own
+ *   convergence. Leases are long (an hour), so no pause costs a membership. The replicas first
+ *   converge (and delete) a warm-up of {@link ALONE_WARMUP} owners each, so a process's one-off
+ *   cost (compiling its code, sizing its heap) is not charged to its share.
  *
  * Measured per N, per replica (the table shows the busiest replica; each one is listed below
  * it): events received (items listed plus watch events, over every informer the replica's
- * cache held), objects cached, CPU from the first owner created to convergence, heap after a
- * collection; for the whole: converge wall time (first owner created → the last owner's first
- * successful reconcile), reconciles, and for N ≥ 2 failover: one replica SIGKILLed, one of
- * its owners changed at once → time until its buckets are served again, and until that owner
- * is reconciled. Double reconciles: reconciles of one key by two replicas overlapping in time,
- * from the shared reconcile log (each reconcile's start and end, across processes).
+ * cache held), objects cached, CPU from the first owner created to convergence, GC pauses,
+ * heap after a collection; for the whole: converge wall time (first owner created → the last
+ * owner's first successful reconcile), reconciles, and for N ≥ 2 (together) failover: one
+ * replica SIGKILLed, one of its owners changed at once → time until its buckets are served
+ * again, and until that owner is reconciled. Double reconciles: reconciles of one key by two
+ * replicas overlapping in time, from the shared reconcile log (each reconcile's start and
+ * end, across processes). Each mode runs every N `--repeat` times (default 3; the counts take
+ * turns, so a slow spell of the machine hits them alike), and the tables show medians.
  * Target (issue 13): per-replica events, objects cached and CPU ≤ 1.2 × (single replica ÷ N);
  * 0 double reconciles. Measures; never asserts.
  *
  * Options: `--owners N` (default `SHARD_BENCH_OWNERS` or 10000), `--replicas 1,2,4`,
- * `--workers 4` (maxConcurrentReconciles per replica), `--lease 6000,4000,1000` (leaseDuration,
- * renewDeadline, retryPeriod in ms), `--timeout S` (converge bound per N; default 60 s + 60 ms
- * per owner), `--cpu-prof DIR` (each replica's CPU profile of the converge phase, written as
- * `DIR/shards-N-replica-I.cpuprofile`; profiling costs CPU, so the figures of such a run are not
- * comparable).
+ * `--mode together,alone`, `--repeat 3`, `--warmup N` (warm-up owners per replica, both modes;
+ * default 0 together, 500 alone), `--workers 4` (maxConcurrentReconciles per replica),
+ * `--lease 6000,4000,1000` (leaseDuration, renewDeadline, retryPeriod in ms; `together`),
+ * `--timeout S` (converge bound per N; default 60 s + 60 ms per owner), `--cpu-prof DIR` (each
+ * replica's CPU profile of the converge phase, written as `DIR/shards-N-replica-I.cpuprofile`;
+ * profiling costs CPU, so the figures of such a run are not comparable).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -44,12 +56,21 @@ const PREFIX = "owner-";
 const WARM_NS = "shards-warmup";
 const QUIET_MS = 1000;
 const MIB = 1024 * 1024;
+/**
+ * Warm-up owners per replica of an `alone` run: a process's first few hundred reconciles cost
+ * more (its code is not yet compiled, its heap not yet sized), a fixed cost per process that
+ * would otherwise be charged to a replica's share; a long-running operator has paid it.
+ */
+const ALONE_WARMUP = 500;
+const warmupOf = (opts: Options, mode: Mode) => opts.warmup ?? (mode === "alone" ? ALONE_WARMUP : 0);
 /** Leases of a one-at-a-time run: the last replica stays paused through the others' convergence, far below this renew deadline. */
 const ALONE_LEASE = { leaseDurationMs: 3_600_000, renewDeadlineMs: 2_400_000 };
 
 interface Options {
-  /** Owners per replica converged (then deleted) before measuring (`--warmup`). */
-  warmup: number;
+  /** Owners per replica converged (then deleted) before measuring (`--warmup`; by default 0 together, {@link ALONE_WARMUP} alone). */
+  warmup: number | undefined;
+  /** Runs per mode and replica count (`--repeat`); the tables show medians. */
+  repeat: number;
   /** The modes to run, each for every replica count (`--mode together,alone`). */
   modes: Mode[];
   /** Write each replica's CPU profile of the converge phase here (`--cpu-prof DIR`). */
@@ -60,7 +81,7 @@ interface Options {
 
 /** One replica's figures for the converge phase. */
 interface PerReplica {
-  identity: string; events: number; cached: number; cpuS: number; gcS: number; heapMiB: number; rssMiB: number; reconciles: number; buckets: number; owners: number;
+  identity: string; events: number; cached: number; cpuS: number; systemCpuS: number; contextSwitches: number; pageFaults: number; gcS: number; heapMiB: number; rssMiB: number; reconciles: number; buckets: number; owners: number;
   /** Informers replaced (the buckets changed) before the converge phase ended. */
   informersReplaced: number;
   /** Warnings and errors it logged by the end of the run, by `level msg`. */
@@ -90,7 +111,8 @@ function parseOptions(argv: string[]): Options {
       timeout: { type: "string" },
       "cpu-prof": { type: "string" },
       mode: { type: "string", default: "together,alone" },
-      warmup: { type: "string", default: "0" },
+      warmup: { type: "string" },
+      repeat: { type: "string", default: "3" },
     },
   });
   const num = (name: string, v: string, min: number) => {
@@ -109,7 +131,8 @@ function parseOptions(argv: string[]): Options {
     lease: { leaseDurationMs: leaseDurationMs!, renewDeadlineMs: renewDeadlineMs!, retryPeriodMs: retryPeriodMs! },
     timeoutS: values.timeout === undefined ? undefined : num("timeout", values.timeout, 1),
     cpuProfDir: values["cpu-prof"],
-    warmup: Math.round(num("warmup", values.warmup, 0)),
+    warmup: values.warmup === undefined ? undefined : Math.round(num("warmup", values.warmup, 0)),
+    repeat: Math.round(num("repeat", values.repeat, 1)),
     modes: values.mode.split(",").map((m) => {
       const t = m.trim();
       if (t !== "together" && t !== "alone") throw new Error(`shards: --mode ${values.mode}: expected together, alone or both (together,alone)`);
@@ -147,10 +170,11 @@ async function measure(n: number, opts: Options, log: (s: string) => void, mode:
     await pollUntil(() => replicas.every((r) => r.started), `${n} replicas' Managers to start`, 60_000, 50);
     log(`  ${n} replica(s)${mode === "alone" ? ", one at a time" : ""}: ring settled; creating ${opts.owners} owners`);
 
-    if (opts.warmup) {
+    const warmup = warmupOf(opts, mode);
+    if (warmup) {
       const tw = Date.now();
-      await warmUp(cluster, client, n, opts.warmup, logPath);
-      log(`  ${n} replica(s): warmed up with ${opts.warmup * n} owners in ${((Date.now() - tw) / 1000).toFixed(1)} s`);
+      await warmUp(cluster, client, n, warmup, logPath);
+      log(`  ${n} replica(s): warmed up with ${warmup * n} owners in ${((Date.now() - tw) / 1000).toFixed(1)} s`);
     }
 
     // Converge.
@@ -173,18 +197,19 @@ async function measure(n: number, opts: Options, log: (s: string) => void, mode:
     };
     // One at a time: each replica's CPU is read when its own share has converged; it is paused
     // again while the next converges (its share is done: nothing it watches changes meanwhile).
-    const cpuAlone = new Map<ReplicaProcess, { cpuMs: number; gcPauseMs: number }>();
+    const cpuAlone = new Map<ReplicaProcess, Pick<ReplicaStats, "cpuMs" | "systemCpuMs" | "contextSwitches" | "pageFaults" | "gcPauseMs">>();
     let slowestAloneS = 0;
     if (mode === "alone") {
       for (const r of replicas) {
         const served = new Set(r.served());
+        await apiServerIdle();
         const t = Date.now();
         r.pause(false);
         await converged([...uids].filter(([, uid]) => served.has(bucketOfUid(uid))).map(([name]) => name), r.identity);
         const tookS = (Date.now() - t - QUIET_MS) / 1000;
         slowestAloneS = Math.max(slowestAloneS, tookS);
         const own = await r.stats();
-        cpuAlone.set(r, { cpuMs: own.cpuMs, gcPauseMs: own.gcPauseMs });
+        cpuAlone.set(r, { cpuMs: own.cpuMs, systemCpuMs: own.systemCpuMs, contextSwitches: own.contextSwitches, pageFaults: own.pageFaults, gcPauseMs: own.gcPauseMs });
         if (n > 1) r.pause(true);
         log(`  ${n} replica(s): ${r.identity} converged alone in ${tookS.toFixed(1)} s`);
       }
@@ -283,6 +308,22 @@ async function warmUp(cluster: LocalCluster, client: ResourceClient, n: number, 
   await quiet(logPath, QUIET_MS, 60_000);
 }
 
+/**
+ * Waits (at most 10 s) until this process — the API server — has used under 5 % of a core for
+ * 250 ms: an `alone` replica resumes against an idle server, not one still busy with the owners
+ * just created or the previous replica's writes, which would slow its answers and so the
+ * replica (without this wait, the first replica to resume often cost the most per owner).
+ */
+async function apiServerIdle(): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const used = process.cpuUsage(before);
+    if ((used.user + used.system) / 1000 < 0.05 * 250 || performance.now() > deadline) return;
+  }
+}
+
 /** Waits until the reconcile log has not grown for `quietMs`. */
 async function quiet(path: string, quietMs: number, timeoutMs: number): Promise<void> {
   let size = -1;
@@ -302,7 +343,8 @@ function perReplica(r: ReplicaProcess, a: ReplicaStats, b: ReplicaStats, uids: M
   let owners = 0;
   for (const uid of uids.values()) if (buckets.has(bucketOfUid(uid))) owners++;
   return {
-    identity: r.identity, events: b.eventsReceived - a.eventsReceived, cached: b.cachedObjects, cpuS: (b.cpuMs - a.cpuMs) / 1000, gcS: (b.gcPauseMs - a.gcPauseMs) / 1000,
+    identity: r.identity, events: b.eventsReceived - a.eventsReceived, cached: b.cachedObjects, cpuS: (b.cpuMs - a.cpuMs) / 1000, systemCpuS: (b.systemCpuMs - a.systemCpuMs) / 1000,
+    contextSwitches: b.contextSwitches - a.contextSwitches, pageFaults: b.pageFaults - a.pageFaults, gcS: (b.gcPauseMs - a.gcPauseMs) / 1000,
     heapMiB: b.heapBytes / MIB, rssMiB: b.rssBytes / MIB, reconciles: b.reconciles - a.reconciles, buckets: buckets.size, owners,
     informersReplaced: b.informersReplaced, logged: {},
   };
@@ -319,6 +361,7 @@ const ROWS: Row[] = [
   { measure: "events received, per replica", value: busiest((p) => p.events), fmt: int, perReplicaTarget: true },
   { measure: "objects cached, per replica", value: busiest((p) => p.cached), fmt: int, perReplicaTarget: true },
   { measure: "CPU to converge, per replica", value: busiest((p) => p.cpuS), fmt: secs, perReplicaTarget: true },
+  { measure: "CPU to converge, mean of the replicas", value: (m) => m.per.reduce((t, p) => t + p.cpuS, 0) / m.per.length, fmt: secs },
   { measure: "CPU per reconcile (busiest replica)", value: (m) => {
     const p = m.per.reduce((a, b) => (b.cpuS > a.cpuS ? b : a));
     return (p.cpuS * 1000) / p.reconciles;
@@ -341,76 +384,99 @@ const CAPTIONS: Record<Mode, string> = {
   alone: "one replica at a time: paused while the owners are created, then each resumed and converged on its own (the CPU each uses with a core of its own); CPU from before the owners were created to its own convergence",
 };
 
-function printTable(results: (Measures | Error)[], opts: Options, mode: Mode): void {
-  const ok = results.filter((r): r is Measures => !(r instanceof Error));
-  const single = ok.find((m) => m.replicas === 1);
-  const head = ["measure", ...opts.replicas.map((n) => `${n} replica${n === 1 ? "" : "s"}`), "target", "met"];
+/** The median of `values` (the mean of the middle two for an even count); undefined for none. */
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const v = [...values].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid] : (v[mid - 1]! + v[mid]!) / 2;
+}
+
+/** Prints one mode's table: each cell is the median over that replica count's runs. */
+function printTable(runs: Map<number, (Measures | Error)[]>, opts: Options, mode: Mode): void {
+  const okOf = (n: number) => (runs.get(n) ?? []).filter((r): r is Measures => !(r instanceof Error));
+  const valueOf = (row: Row, n: number) => median(okOf(n).map((m) => row.value(m)).filter((v): v is number => v !== undefined));
+  const counts = opts.replicas;
+  const head = ["measure", ...counts.map((n) => `${n} replica${n === 1 ? "" : "s"}`), "target", "met"];
   const body = ROWS.map((row) => {
-    const cells = results.map((r) => {
-      if (r instanceof Error) return "failed";
-      const v = row.value(r);
+    const cells = counts.map((n) => {
+      if (okOf(n).length === 0) return "failed";
+      const v = valueOf(row, n);
       return v === undefined ? "—" : row.fmt(v);
     });
     let target = "";
     let met = "";
     if (row.perReplicaTarget) {
-      const base = single ? row.value(single) : undefined;
-      const judged = ok.filter((m) => m.replicas > 1);
+      const base = valueOf(row, 1);
+      const judged = counts.filter((n) => n > 1 && valueOf(row, n) !== undefined);
       if (base !== undefined && judged.length) {
-        target = `≤ 1.2 × single ÷ N: ${judged.map((m) => row.fmt((1.2 * base) / m.replicas)).join(" / ")}`;
-        met = judged.map((m) => `${judged.length > 1 ? `${m.replicas}: ` : ""}${row.value(m)! <= (1.2 * base) / m.replicas ? "yes" : "no"}`).join(", ");
+        target = `≤ 1.2 × single ÷ N: ${judged.map((n) => row.fmt((1.2 * base) / n)).join(" / ")}`;
+        met = judged.map((n) => `${judged.length > 1 ? `${n}: ` : ""}${valueOf(row, n)! <= (1.2 * base) / n ? "yes" : "no"}`).join(", ");
       } else target = "≤ 1.2 × single ÷ N (needs a 1-replica run)";
     } else if (row.target) {
-      target = row.target(ok[0]!, opts);
-      met = ok.length ? (ok.every((m) => row.met!(m, opts)) ? "yes" : "no") : "";
+      const all = counts.flatMap(okOf);
+      target = all.length ? row.target(all[0]!, opts) : "";
+      met = all.length ? (all.every((m) => row.met!(m, opts)) ? "yes" : "no") : "";
     }
     return [row.measure, ...cells, target, met];
   });
+  if (opts.repeat > 1) {
+    const cpu = ROWS.find((r) => r.measure.startsWith("CPU to converge"))!;
+    body.splice(ROWS.indexOf(cpu) + 1, 0, ["  … each run (busiest replica)", ...counts.map((n) => okOf(n).map((m) => cpu.value(m)!.toFixed(1)).join(" / ")), "", ""]);
+  }
   const widths = head.map((_, c) => Math.max(head[c]!.length, ...body.map((r) => r[c]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   const l = opts.lease;
   const lease = mode === "alone" ? `lease ${ALONE_LEASE.leaseDurationMs}/${ALONE_LEASE.renewDeadlineMs}/${l.retryPeriodMs} ms` : `lease ${l.leaseDurationMs}/${l.renewDeadlineMs}/${l.retryPeriodMs} ms`;
+  const warmup = warmupOf(opts, mode);
   console.log(`\nShards, ${mode}: ${int(opts.owners)} owners × 4 children, sharded Manager replicas as separate processes against one LocalCluster; ${CAPTIONS[mode]} ` +
-    `(Node ${process.version}, ${availableParallelism()} CPUs, ${opts.workers} workers per replica, ${lease}${opts.warmup ? `, warmed up with ${opts.warmup} owners per replica` : ""}); per-replica rows show the busiest replica\n`);
+    `(Node ${process.version}, ${availableParallelism()} CPUs, ${opts.workers} workers per replica, ${lease}, ` +
+    `${warmup ? `warmed up first with ${warmup} owners per replica (converged, then deleted)` : "cold: no warm-up"}). ` +
+    `Per-replica rows show the busiest replica; ${opts.repeat > 1 ? `each cell is the median of ${opts.repeat} runs (the replica counts take turns)` : "one run"}.\n`);
   console.log(line(head));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const r of body) console.log(line(r));
-  for (const r of results) {
-    if (r instanceof Error) {
-      console.log(`\nfailed: ${r.message}`);
-      continue;
+  for (const n of counts) {
+    for (const [i, r] of (runs.get(n) ?? []).entries()) {
+      const run = opts.repeat > 1 ? `, run ${i + 1}` : "";
+      if (r instanceof Error) {
+        console.log(`\n${n} replica(s)${run}: failed: ${r.message}`);
+        continue;
+      }
+      console.log(`\n${n} replica(s)${run}: ${int(r.reconciles)} reconciles (${r.failures} failed), converge ${secs(r.convergeS)}, load average ${r.loadAvg.toFixed(1)} on ${availableParallelism()} CPUs`);
+      for (const p of r.per) {
+        console.log(`  ${p.identity}: ${p.buckets} buckets, ${int(p.owners)} owners, ${int(p.events)} events, ${int(p.cached)} cached, ` +
+          `CPU ${secs(p.cpuS)} (${secs(p.systemCpuS)} in the kernel; GC pauses ${secs(p.gcS)}; ${int(p.contextSwitches)} context switches; ${int(p.pageFaults)} page faults), ${int(p.reconciles)} reconciles, ${p.informersReplaced} informers replaced, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
+        const logged = Object.entries(p.logged).sort((x, y) => y[1] - x[1]);
+        if (logged.length) console.log(`    logged: ${logged.slice(0, 6).map(([k, c]) => `${c}× ${k}`).join("; ")}`);
+      }
+      if (r.stale) console.log(`  WARNING: at the end ${r.stale} owners lack a child: the measures above are not of a converged system`);
     }
-    console.log(`\n${r.replicas} replica(s): ${int(r.reconciles)} reconciles (${r.failures} failed), converge ${secs(r.convergeS)}, load average ${r.loadAvg.toFixed(1)} on ${availableParallelism()} CPUs`);
-    for (const p of r.per) {
-      console.log(`  ${p.identity}: ${p.buckets} buckets, ${int(p.owners)} owners, ${int(p.events)} events, ${int(p.cached)} cached, ` +
-        `CPU ${secs(p.cpuS)} (GC pauses ${secs(p.gcS)}), ${int(p.reconciles)} reconciles, ${p.informersReplaced} informers replaced, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
-      const logged = Object.entries(p.logged).sort((x, y) => y[1] - x[1]);
-      if (logged.length) console.log(`    logged: ${logged.slice(0, 6).map(([k, n]) => `${n}× ${k}`).join("; ")}`);
-    }
-    if (r.stale) console.log(`  WARNING: at the end ${r.stale} owners lack a child: the measures above are not of a converged system`);
   }
-  console.log(`\n${JSON.stringify({ bench: "shards", mode, warmup: opts.warmup, owners: opts.owners, workers: opts.workers, lease: opts.lease,
-    results: results.map((r) => (r instanceof Error ? { error: r.message } : r)) })}`);
+  console.log(`\n${JSON.stringify({ bench: "shards", mode, warmup, repeat: opts.repeat, owners: opts.owners, workers: opts.workers, lease: opts.lease,
+    results: counts.map((n) => ({ replicas: n, runs: (runs.get(n) ?? []).map((r) => (r instanceof Error ? { error: r.message } : r)) })) })}`);
 }
 
-/** Runs the benchmark for each replica count and prints the table (and a JSON line). */
+/** Runs the benchmark for each mode and replica count (`--repeat` times, the counts taking turns) and prints a table per mode (and a JSON line). */
 export async function run(argv: string[] = []): Promise<void> {
   const opts = parseOptions(argv);
-  const tables: [Mode, (Measures | Error)[]][] = [];
+  const tables: [Mode, Map<number, (Measures | Error)[]>][] = [];
   for (const mode of opts.modes) {
-    const results: (Measures | Error)[] = [];
-    console.log(`${mode}:`);
-    for (const n of opts.replicas) {
-      const t = performance.now();
-      try {
-        results.push(await measure(n, opts, (s) => console.log(s), mode));
-      } catch (err) {
-        console.log(`  ${n} replica(s) failed: ${(err as Error).message}`);
-        results.push(err as Error);
+    const runs = new Map<number, (Measures | Error)[]>(opts.replicas.map((n) => [n, []]));
+    for (let rep = 1; rep <= opts.repeat; rep++) {
+      console.log(`${mode}${opts.repeat > 1 ? `, run ${rep} of ${opts.repeat}` : ""}:`);
+      for (const n of opts.replicas) {
+        const t = performance.now();
+        try {
+          runs.get(n)!.push(await measure(n, opts, (s) => console.log(s), mode));
+        } catch (err) {
+          console.log(`  ${n} replica(s) failed: ${(err as Error).message}`);
+          runs.get(n)!.push(err as Error);
+        }
+        console.log(`  ${n} replica(s): done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       }
-      console.log(`  ${n} replica(s): done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     }
-    tables.push([mode, results]);
+    tables.push([mode, runs]);
   }
-  for (const [mode, results] of tables) printTable(results, opts, mode);
+  for (const [mode, runs] of tables) printTable(runs, opts, mode);
 }

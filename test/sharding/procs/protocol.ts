@@ -56,6 +56,12 @@ export interface InformerStats {
 export interface ReplicaStats {
   identity: string;
   cpuMs: number;
+  /** Of `cpuMs`, time in the kernel. */
+  systemCpuMs: number;
+  /** Context switches (voluntary: it waited; involuntary: it was preempted). */
+  contextSwitches: number;
+  /** Page faults (minor and major): mostly memory the process touched for the first time. */
+  pageFaults: number;
   /** Main-thread garbage-collection pauses, in ms. */
   gcPauseMs: number;
   heapBytes: number;

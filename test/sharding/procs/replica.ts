@@ -185,9 +185,10 @@ function stats(collect: boolean): ReplicaStats {
     shardFiltering: i.shardFiltering ?? null, shardSelector: i.shardSelector ?? null, labelSelector: i.labelSelector ?? null,
   }));
   const cpu = process.cpuUsage();
+  const usage = process.resourceUsage();
   const mem = process.memoryUsage();
   return {
-    identity, cpuMs: (cpu.user + cpu.system) / 1000, gcPauseMs, heapBytes: mem.heapUsed, rssBytes: mem.rss,
+    identity, cpuMs: (cpu.user + cpu.system) / 1000, systemCpuMs: cpu.system / 1000, contextSwitches: usage.voluntaryContextSwitches + usage.involuntaryContextSwitches, pageFaults: usage.minorPageFault + usage.majorPageFault, gcPauseMs, heapBytes: mem.heapUsed, rssBytes: mem.rss,
     eventsReceived: retiredEvents + informers.reduce((n, i) => n + i.events, 0),
     cachedObjects: informers.reduce((n, i) => n + i.objects, 0),
     informers, informersReplaced: retiredInformers, reconciles, failures,
