@@ -8,12 +8,17 @@
  * - `together`: every replica runs throughout, as deployed. On a machine with fewer cores than
  *   N + 1, the replicas and the API server share them, and each replica's CPU per reconcile
  *   grows with the others' load.
- * - `alone`: the replicas are paused (SIGSTOP) while the owners are created, then resumed one
- *   at a time, each converging its share before the next resumes: the CPU each would use with
- *   a core of its own. Its CPU runs from before the owners were created to its own
- *   convergence. Leases are long (an hour), so no pause costs a membership. The replicas first
- *   converge (and delete) a warm-up of {@link ALONE_WARMUP} owners each, so a process's one-off
- *   cost (compiling its code, sizing its heap) is not charged to its share.
+ * - `alone`: every replica count is set up at once (a LocalCluster each, all served by this
+ *   process), and every replica is paused (SIGSTOP) while the owners are created. Then one
+ *   replica runs at a time, in turns of {@link TURN_MS} (the others paused), going round all
+ *   the counts' replicas in proportion to their shares, until each has converged its share:
+ *   the CPU each would use with a core of its own, and every count measured over the same
+ *   stretch of the machine's time, so a slow spell of a shared machine weighs on all alike.
+ *   Its CPU runs from before the owners were created to its own convergence. Leases are long
+ *   (an hour), so no pause costs a membership. The replicas first run the same workload once
+ *   as a warm-up (their share of the owners, converged, then deleted, then a full
+ *   collection), so each is measured in the steady state of a long-running operator at its
+ *   share: its code compiled, its heap sized for its cache.
  *
  * Measured per N, per replica (the table shows the busiest replica; each one is listed below
  * it): events received (items listed plus watch events, over every informer the replica's
@@ -23,15 +28,16 @@
  * replica SIGKILLed, one of its owners changed at once → time until its buckets are served
  * again, and until that owner is reconciled. Double reconciles: reconciles of one key by two
  * replicas overlapping in time, from the shared reconcile log (each reconcile's start and
- * end, across processes). Each mode runs every N `--repeat` times (default 3; the counts take
- * turns, so a slow spell of the machine hits them alike), and the tables show medians.
+ * end, across processes). Each mode runs every N `--repeat` times (default 3; in `together`
+ * the counts take turns, so a slow spell of the machine hits them alike), and the tables show
+ * medians.
  * Target (issue 13): per-replica events, objects cached and CPU ≤ 1.2 × (single replica ÷ N);
  * 0 double reconciles. Measures; never asserts.
  *
  * Options: `--owners N` (default `SHARD_BENCH_OWNERS` or 10000), `--replicas 1,2,4`,
- * `--mode together,alone`, `--repeat 3`, `--warmup N` (warm-up owners per replica, both modes;
- * default 0 together, 500 alone), `--workers 4` (maxConcurrentReconciles per replica),
- * `--lease 6000,4000,1000` (leaseDuration, renewDeadline, retryPeriod in ms; `together`),
+ * `--mode together,alone`, `--repeat 3`, `--warmup N|share` (warm-up owners per replica, both
+ * modes; `share` is owners ÷ N; default 0 together, `share` alone), `--workers 4`
+ * (maxConcurrentReconciles per replica), `--lease 6000,4000,1000` (leaseDuration, renewDeadline, retryPeriod in ms; `together`),
  * `--timeout S` (converge bound per N; default 60 s + 60 ms per owner), `--cpu-prof DIR` (each
  * replica's CPU profile of the converge phase, written as `DIR/shards-N-replica-I.cpuprofile`;
  * profiling costs CPU, so the figures of such a run are not comparable).
@@ -55,20 +61,27 @@ const RING = "shards-bench";
 const PREFIX = "owner-";
 const WARM_NS = "shards-warmup";
 const QUIET_MS = 1000;
+/** `alone`: how long a replica runs per turn while the others are paused. */
+const TURN_MS = 250;
 const MIB = 1024 * 1024;
 /**
- * Warm-up owners per replica of an `alone` run: a process's first few hundred reconciles cost
- * more (its code is not yet compiled, its heap not yet sized), a fixed cost per process that
- * would otherwise be charged to a replica's share; a long-running operator has paid it.
+ * Warm-up owners per replica of a run with N replicas. By default an `alone` run warms up with
+ * its share (`owners ÷ N`, so N × share = the measured owners: the same workload once): a
+ * process's first reconciles cost more (its code is not yet compiled, its heap not yet sized
+ * for its cache; with 500 owners a replica of 2,500 still took 32,000 page faults in the
+ * measured phase, with 2,500 about 2,000), a cost a long-running operator has paid.
+ * `together` runs are cold unless `--warmup` says otherwise.
  */
-const ALONE_WARMUP = 500;
-const warmupOf = (opts: Options, mode: Mode) => opts.warmup ?? (mode === "alone" ? ALONE_WARMUP : 0);
-/** Leases of a one-at-a-time run: the last replica stays paused through the others' convergence, far below this renew deadline. */
+function warmupOf(opts: Options, mode: Mode, n: number): number {
+  const w = opts.warmup ?? (mode === "alone" ? "share" : 0);
+  return w === "share" ? Math.ceil(opts.owners / n) : w;
+}
+/** Leases of a one-at-a-time run: a replica stays paused while the owners are created and through the others' turns, far below this renew deadline. */
 const ALONE_LEASE = { leaseDurationMs: 3_600_000, renewDeadlineMs: 2_400_000 };
 
 interface Options {
-  /** Owners per replica converged (then deleted) before measuring (`--warmup`; by default 0 together, {@link ALONE_WARMUP} alone). */
-  warmup: number | undefined;
+  /** Owners per replica converged (then deleted) before measuring, or `share` (owners ÷ N) (`--warmup`; by default 0 together, `share` alone). */
+  warmup: number | "share" | undefined;
   /** Runs per mode and replica count (`--repeat`); the tables show medians. */
   repeat: number;
   /** The modes to run, each for every replica count (`--mode together,alone`). */
@@ -131,7 +144,7 @@ function parseOptions(argv: string[]): Options {
     lease: { leaseDurationMs: leaseDurationMs!, renewDeadlineMs: renewDeadlineMs!, retryPeriodMs: retryPeriodMs! },
     timeoutS: values.timeout === undefined ? undefined : num("timeout", values.timeout, 1),
     cpuProfDir: values["cpu-prof"],
-    warmup: values.warmup === undefined ? undefined : Math.round(num("warmup", values.warmup, 0)),
+    warmup: values.warmup === undefined ? undefined : values.warmup.trim() === "share" ? "share" : Math.round(num("warmup (or share)", values.warmup, 0)),
     repeat: Math.round(num("repeat", values.repeat, 1)),
     modes: values.mode.split(",").map((m) => {
       const t = m.trim();
@@ -144,94 +157,123 @@ function parseOptions(argv: string[]): Options {
 /**
  * How the replicas converge: `together` (all at once, as deployed; on this machine they share its
  * cores with each other and with the API server) or `alone` (paused with SIGSTOP while the owners
- * are created, then resumed one at a time, each converging its share before the next resumes: the
+ * are created, then run one at a time in short turns until each has converged its share: the
  * CPU each would use with a core of its own; long leases, so no pause costs a membership).
  */
 type Mode = "together" | "alone";
 
-async function measure(n: number, opts: Options, log: (s: string) => void, mode: Mode = "together"): Promise<Measures> {
+/** One replica count's set-up: its LocalCluster (served by this process), its replicas and their reconcile log. */
+interface Setup {
+  n: number; mode: Mode; dir: string; logPath: string; cluster: LocalCluster; client: ResourceClient; replicas: ReplicaProcess[];
+}
+
+/** Starts a LocalCluster and `n` replicas, waits for their ring to settle, and warms them up ({@link warmupOf}). */
+async function setUp(n: number, opts: Options, log: (s: string) => void, mode: Mode): Promise<Setup> {
   const dir = mkdtempSync(join(tmpdir(), "shards-bench-"));
-  const logPath = join(dir, "reconciles.jsonl");
   const cluster = await LocalCluster.start();
-  const replicas: ReplicaProcess[] = [];
+  const s: Setup = {
+    n, mode, dir, logPath: join(dir, "reconciles.jsonl"), cluster, replicas: [],
+    client: new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "shards-bench-user" }),
+  };
   try {
-    const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "shards-bench-user" });
-    await installShardOwner(client, NS);
-    await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: LEASE_NS } });
+    await installShardOwner(s.client, NS);
+    await s.client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: LEASE_NS } });
     const lease = mode === "alone" ? { ...ALONE_LEASE, retryPeriodMs: opts.lease.retryPeriodMs } : opts.lease;
     for (let i = 1; i <= n; i++) {
-      replicas.push(launchReplica({
+      s.replicas.push(launchReplica({
         kubeconfig: cluster.kubeconfigPath, identity: `replica-${i}`, ring: RING, leaseNamespace: LEASE_NS, ...lease,
-        log: logPath, children: 4, workers: opts.workers, logLevel: "warn",
+        log: s.logPath, children: 4, workers: opts.workers, logLevel: "warn",
       }, ["--expose-gc"]));
     }
     const why = { reason: "" };
-    await pollUntil(() => settledRing(replicas, why), `${n} replicas to settle the ring`, 120_000, 50, () => why.reason);
-    await pollUntil(() => replicas.every((r) => r.started), `${n} replicas' Managers to start`, 60_000, 50);
-    log(`  ${n} replica(s)${mode === "alone" ? ", one at a time" : ""}: ring settled; creating ${opts.owners} owners`);
-
-    const warmup = warmupOf(opts, mode);
+    await pollUntil(() => settledRing(s.replicas, why), `${n} replicas to settle the ring`, 120_000, 50, () => why.reason);
+    await pollUntil(() => s.replicas.every((r) => r.started), `${n} replicas' Managers to start`, 60_000, 50);
+    log(`  ${n} replica(s): ring settled`);
+    const warmup = warmupOf(opts, mode, n);
     if (warmup) {
       const tw = Date.now();
-      await warmUp(cluster, client, n, warmup, logPath);
+      await warmUp(cluster, s.client, n, warmup, s.logPath);
       log(`  ${n} replica(s): warmed up with ${warmup * n} owners in ${((Date.now() - tw) / 1000).toFixed(1)} s`);
     }
+    return s;
+  } catch (err) {
+    await tearDown(s);
+    throw err;
+  }
+}
 
-    // Converge.
-    const measuredFrom = statSync(logPath, { throwIfNoEntry: false })?.size ?? 0;
-    const prof = opts.cpuProfDir;
-    if (prof) mkdirSync(prof, { recursive: true });
-    const before = await Promise.all(replicas.map((r) => r.stats(prof ? { profile: "start" } : {})));
-    if (mode === "alone") for (const r of replicas) r.pause(true);
+async function tearDown(s: Setup): Promise<void> {
+  await killAll(s.replicas);
+  await s.cluster.stop();
+  rmSync(s.dir, { recursive: true, force: true });
+}
+
+/** Where the converge phase starts in the reconcile log, and each replica's stats then (after a full collection; starting a CPU profile with `--cpu-prof`). */
+async function startMeasure(s: Setup, opts: Options): Promise<{ logFrom: number; before: ReplicaStats[] }> {
+  const logFrom = statSync(s.logPath, { throwIfNoEntry: false })?.size ?? 0;
+  if (opts.cpuProfDir) mkdirSync(opts.cpuProfDir, { recursive: true });
+  // A full collection first (warmed up or not): garbage left by the warm-up (or the ring's
+  // settling) is not charged to the measured phase, and every N starts from a collected heap.
+  const before = await Promise.all(s.replicas.map((r) => r.stats({ gc: true, timeoutMs: 120_000, ...(opts.cpuProfDir ? { profile: "start" } : {}) })));
+  return { logFrom, before };
+}
+
+/** Each replica's stats at the end of the converge phase (heap after a collection; writing its CPU profile with `--cpu-prof`). */
+function endMeasure(s: Setup, opts: Options): Promise<ReplicaStats[]> {
+  const prof = opts.cpuProfDir;
+  return Promise.all(s.replicas.map((r) => r.stats({ gc: true, timeoutMs: 120_000, ...(prof ? { profile: join(resolve(prof), `shards-${s.n}-${s.mode}-${r.identity}.cpuprofile`) } : {}) })));
+}
+
+const timeoutOf = (opts: Options) => (opts.timeoutS ?? 60 + 0.06 * opts.owners) * 1000;
+
+/** Waits until every owner of `names` has its children at generation 1, then until the log is quiet. */
+async function converged(s: Setup, names: Iterable<string>, timeoutMs: number): Promise<void> {
+  const pending = new Set(names);
+  await pollUntil(() => {
+    for (const name of pending) if (childrenAt(s.cluster, name, 1)) pending.delete(name);
+    return pending.size === 0;
+  }, `${s.n} replica(s)' owners' children`, timeoutMs, 250, () => `${pending.size} owners lack children at generation 1`);
+  await quiet(s.logPath, QUIET_MS, 60_000);
+}
+
+/** A replica count's measures from the stats around its converge phase and its reconcile log (no failover yet). */
+function measuresOf(s: Setup, from: { logFrom: number; before: ReplicaStats[] }, after: ReplicaStats[], uids: Map<string, string>, convergeS: number): Measures {
+  // The measured owners' reconciles (a warm-up owner's retry, refused as it was deleted, can land here too).
+  const convergeSpans = spans(readLog(s.logPath, from.logFrom)).filter((x) => x.key.startsWith(`${NS}/`));
+  return {
+    mode: s.mode, replicas: s.n, per: s.replicas.map((r, i) => perReplica(r, from.before[i]!, after[i]!, uids)), convergeS,
+    reconciles: convergeSpans.length, failures: convergeSpans.filter((x) => !x.ok).length,
+    failoverServedS: undefined, failoverReconciledS: undefined, doubleReconciles: 0, stale: 0, loadAvg: loadavg()[0]!,
+  };
+}
+
+/** What a run ends with: each replica's log counts, double reconciles over the whole log, owners without children. */
+function finish(s: Setup, m: Measures, uids: Map<string, string>): Measures {
+  for (const [i, r] of s.replicas.entries()) m.per[i]!.logged = Object.fromEntries(r.logCounts);
+  const deaths = new Map(s.replicas.flatMap((r) => (r.killedAt !== undefined ? [[r.identity, r.killedAt] as const] : [])));
+  m.doubleReconciles = overlaps(spans(readLog(s.logPath), deaths)).length;
+  for (const name of uids.keys()) if (!childrenAt(s.cluster, name)) m.stale++;
+  return m;
+}
+
+/** `together`: N replicas converge the owners at once, then one is SIGKILLed (N ≥ 2) for the failover figures. */
+async function measureTogether(n: number, opts: Options, log: (s: string) => void): Promise<Measures> {
+  const s = await setUp(n, opts, log, "together");
+  try {
+    const { client, cluster, replicas, logPath } = s;
+    const from = await startMeasure(s, opts);
     const t0 = Date.now();
     const uids = await createOwners(client, NS, PREFIX, opts.owners);
-    log(`  ${n} replica(s): owners created in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const timeoutMs = (opts.timeoutS ?? 60 + 0.06 * opts.owners) * 1000;
-    const converged = async (names: Iterable<string>, who: string) => {
-      const pending = new Set(names);
-      await pollUntil(() => {
-        for (const name of pending) if (childrenAt(cluster, name, 1)) pending.delete(name);
-        return pending.size === 0;
-      }, `${who}'s owners' children`, timeoutMs, mode === "alone" ? 50 : 250, () => `${pending.size} owners lack children at generation 1`);
-      await quiet(logPath, QUIET_MS, 60_000);
-    };
-    // One at a time: each replica's CPU is read when its own share has converged; it is paused
-    // again while the next converges (its share is done: nothing it watches changes meanwhile).
-    const cpuAlone = new Map<ReplicaProcess, Pick<ReplicaStats, "cpuMs" | "systemCpuMs" | "contextSwitches" | "pageFaults" | "gcPauseMs">>();
-    let slowestAloneS = 0;
-    if (mode === "alone") {
-      for (const r of replicas) {
-        const served = new Set(r.served());
-        await apiServerIdle();
-        const t = Date.now();
-        r.pause(false);
-        await converged([...uids].filter(([, uid]) => served.has(bucketOfUid(uid))).map(([name]) => name), r.identity);
-        const tookS = (Date.now() - t - QUIET_MS) / 1000;
-        slowestAloneS = Math.max(slowestAloneS, tookS);
-        const own = await r.stats();
-        cpuAlone.set(r, { cpuMs: own.cpuMs, systemCpuMs: own.systemCpuMs, contextSwitches: own.contextSwitches, pageFaults: own.pageFaults, gcPauseMs: own.gcPauseMs });
-        if (n > 1) r.pause(true);
-        log(`  ${n} replica(s): ${r.identity} converged alone in ${tookS.toFixed(1)} s`);
-      }
-      for (const r of replicas) r.pause(false);
-    }
-    await converged(uids.keys(), `${n} replica(s)`);
-    const after = await Promise.all(replicas.map(async (r) => {
-      const st = await r.stats({ gc: true, timeoutMs: 120_000, ...(prof ? { profile: join(resolve(prof), `shards-${n}-${r.identity}.cpuprofile`) } : {}) });
-      return { ...st, ...cpuAlone.get(r) };
-    }));
-    const convergeSpans = spans(readLog(logPath, measuredFrom));
+    log(`  ${n} replica(s): ${opts.owners} owners created in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    await converged(s, uids.keys(), timeoutOf(opts));
+    const after = await endMeasure(s, opts);
     const firstOk = new Map<string, number>();
-    for (const s of convergeSpans) if (s.ok && s.gen === 1 && !firstOk.has(s.key)) firstOk.set(s.key, s.end);
-    const convergeS = mode === "alone" ? slowestAloneS : (Math.max(...firstOk.values()) - t0) / 1000;
-    const per = replicas.map((r, i) => perReplica(r, before[i]!, after[i]!, uids));
-    const loadAvg = loadavg()[0]!;
-    log(`  ${n} replica(s): converged in ${convergeS.toFixed(2)} s`);
+    for (const x of spans(readLog(logPath, from.logFrom))) if (x.ok && x.gen === 1 && !firstOk.has(x.key)) firstOk.set(x.key, x.end);
+    const m = measuresOf(s, from, after, uids, (Math.max(...firstOk.values()) - t0) / 1000);
+    log(`  ${n} replica(s): converged in ${m.convergeS.toFixed(2)} s`);
 
     // Failover: kill the last replica, change one of its owners at once.
-    let failoverServedS: number | undefined;
-    let failoverReconciledS: number | undefined;
-    if (n >= 2 && mode === "together") {
+    if (n >= 2) {
       const victim = replicas.at(-1)!;
       const lost = victim.served();
       const survivors = replicas.filter((r) => r !== victim);
@@ -253,31 +295,97 @@ async function measure(n: number, opts: Options, log: (s: string) => void, mode:
         }, `the killed replica's ${lost.length} buckets to be served again`, boundMs, 20);
         // The end of its first successful reconcile at generation 2 (read from the log's tail).
         const reconciledAt = await pollUntil(() => {
-          const ends = spans(readLog(logPath, logSize)).filter((s) => s.key === `${NS}/${changed}` && s.ok && s.gen === 2).map((s) => s.end);
+          const ends = spans(readLog(logPath, logSize)).filter((x) => x.key === `${NS}/${changed}` && x.ok && x.gen === 2).map((x) => x.end);
           return ends.length ? Math.min(...ends) : undefined;
         }, `${changed} to be reconciled after the failover`, boundMs, 20);
         if (!childrenAt(cluster, changed, 2)) throw new Error(`${changed}: reconciled at generation 2 but its ConfigMap does not say so`);
-        failoverServedS = (servedAt - tk) / 1000;
-        failoverReconciledS = (reconciledAt - tk) / 1000;
-        log(`  ${n} replica(s): failover: buckets served again after ${failoverServedS.toFixed(2)} s, ${changed} reconciled after ${failoverReconciledS.toFixed(2)} s`);
+        m.failoverServedS = (servedAt - tk) / 1000;
+        m.failoverReconciledS = (reconciledAt - tk) / 1000;
+        log(`  ${n} replica(s): failover: buckets served again after ${m.failoverServedS.toFixed(2)} s, ${changed} reconciled after ${m.failoverReconciledS.toFixed(2)} s`);
+      }
+    }
+    return finish(s, m, uids);
+  } finally {
+    await tearDown(s);
+  }
+}
+
+/**
+ * `alone`: every replica count at once, each with its own LocalCluster (all served by this
+ * process) and replicas, measured in one stretch of the machine's time so a slow spell of a
+ * shared machine weighs on every count alike (run after run, single runs moved by ±10 %).
+ * Every replica is paused while the owners are created; then one replica runs at a time, for
+ * {@link TURN_MS}, the others paused: turns go round every count's replicas in proportion to
+ * their shares (a single replica gets N turns to each of N replicas' one, smooth weighted
+ * round-robin), so all converge over about the same stretch. A replica whose share has
+ * converged runs alone until no reconcile was logged for {@link QUIET_MS}; its CPU is read
+ * then, and it gets no further turns. Returns the measures in `opts.replicas` order.
+ */
+async function measureAlone(opts: Options, log: (s: string) => void): Promise<Measures[]> {
+  const setups: Setup[] = [];
+  try {
+    for (const n of opts.replicas) setups.push(await setUp(n, opts, log, "alone"));
+    const from = new Map<Setup, Awaited<ReturnType<typeof startMeasure>>>();
+    for (const s of setups) from.set(s, await startMeasure(s, opts));
+    for (const s of setups) for (const r of s.replicas) r.pause(true);
+    const uidsOf = new Map<Setup, Map<string, string>>();
+    for (const s of setups) {
+      const t0 = Date.now();
+      uidsOf.set(s, await createOwners(s.client, NS, PREFIX, opts.owners));
+      log(`  ${s.n} replica(s): ${opts.owners} owners created in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+
+    interface Turn { r: ReplicaProcess; s: Setup; pending: Set<string>; weight: number; credit: number; ranMs: number; cpu?: ReplicaStats }
+    const turns: Turn[] = setups.flatMap((s) => s.replicas.map((r) => {
+      const served = new Set(r.served());
+      const pending = new Set([...uidsOf.get(s)!].filter(([, uid]) => served.has(bucketOfUid(uid))).map(([name]) => name));
+      return { r, s, pending, weight: 1 / s.n, credit: 0, ranMs: 0 };
+    }));
+    const running = new Set(turns);
+    const deadline = performance.now() + timeoutOf(opts) * setups.length;
+    await apiServerIdle();
+    while (running.size) {
+      let total = 0;
+      let next: Turn | undefined;
+      for (const t of running) {
+        t.credit += t.weight;
+        total += t.weight;
+        if (!next || t.credit > next.credit) next = t;
+      }
+      const t = next!;
+      t.credit -= total;
+      const start = performance.now();
+      t.r.pause(false);
+      await new Promise((resolve) => setTimeout(resolve, TURN_MS));
+      for (const name of t.pending) if (childrenAt(t.s.cluster, name, 1)) t.pending.delete(name);
+      if (t.pending.size === 0) {
+        await quiet(t.s.logPath, QUIET_MS, 60_000);
+        t.cpu = await t.r.stats();
+        running.delete(t);
+      }
+      t.r.pause(true);
+      t.ranMs += performance.now() - start;
+      if (t.cpu) log(`  ${t.s.n} replica(s): ${t.r.identity} converged after running ${((t.ranMs - QUIET_MS) / 1000).toFixed(1)} s in turns of ${TURN_MS} ms`);
+      if (performance.now() > deadline) {
+        throw new Error(`alone: not converged in time: ${[...running].map((x) => `${x.s.n} replica(s), ${x.r.identity}: ${x.pending.size} owners lack children`).join("; ")}`);
       }
     }
 
-    for (const [i, r] of replicas.entries()) per[i]!.logged = Object.fromEntries(r.logCounts);
-    const deaths = new Map(replicas.flatMap((r) => (r.killedAt !== undefined ? [[r.identity, r.killedAt] as const] : [])));
-    const all = spans(readLog(logPath), deaths);
-    let stale = 0;
-    for (const name of uids.keys()) if (!childrenAt(cluster, name)) stale++;
-    return {
-      mode, replicas: n, per, convergeS,
-      reconciles: convergeSpans.length, failures: convergeSpans.filter((s) => !s.ok).length,
-      failoverServedS, failoverReconciledS,
-      doubleReconciles: overlaps(all).length, stale, loadAvg,
-    };
+    const results: Measures[] = [];
+    for (const s of setups) {
+      for (const r of s.replicas) r.pause(false);
+      const uids = uidsOf.get(s)!;
+      await converged(s, uids.keys(), timeoutOf(opts));
+      const after = (await endMeasure(s, opts)).map((st, i) => {
+        const own = turns.find((t) => t.r === s.replicas[i])!.cpu!;
+        return { ...st, cpuMs: own.cpuMs, systemCpuMs: own.systemCpuMs, contextSwitches: own.contextSwitches, pageFaults: own.pageFaults, gcPauseMs: own.gcPauseMs };
+      });
+      const slowestS = Math.max(...turns.filter((t) => t.s === s).map((t) => (t.ranMs - QUIET_MS) / 1000));
+      results.push(finish(s, measuresOf(s, from.get(s)!, after, uids, slowestS), uids));
+    }
+    return results;
   } finally {
-    await killAll(replicas);
-    await cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
+    for (const s of setups) await tearDown(s);
   }
 }
 
@@ -310,9 +418,8 @@ async function warmUp(cluster: LocalCluster, client: ResourceClient, n: number, 
 
 /**
  * Waits (at most 10 s) until this process — the API server — has used under 5 % of a core for
- * 250 ms: an `alone` replica resumes against an idle server, not one still busy with the owners
- * just created or the previous replica's writes, which would slow its answers and so the
- * replica (without this wait, the first replica to resume often cost the most per owner).
+ * 250 ms: the `alone` turns start against an idle server, not one still busy with the owners
+ * just created, which would slow its answers and so the first replica's turns.
  */
 async function apiServerIdle(): Promise<void> {
   const deadline = performance.now() + 10_000;
@@ -370,7 +477,7 @@ const ROWS: Row[] = [
   { measure: "owners, per replica", value: busiest((p) => p.owners), fmt: int },
   { measure: "busiest replica's owners ÷ (owners ÷ N)", value: (m) => Math.max(...m.per.map((p) => p.owners)) / (m.per.reduce((n, p) => n + p.owners, 0) / m.replicas), fmt: (n) => `${n.toFixed(2)}×` },
   { measure: "busiest replica's buckets", value: busiest((p) => p.buckets), fmt: (n) => `${n} of 64` },
-  { measure: "converge wall time (alone: the slowest replica's own)", value: (m) => m.convergeS, fmt: secs },
+  { measure: "converge wall time (alone: the slowest replica's turns)", value: (m) => m.convergeS, fmt: secs },
   { measure: "reconciles to converge (all replicas)", value: (m) => m.reconciles, fmt: int },
   { measure: "failover: buckets served again", value: (m) => m.failoverServedS, fmt: secs,
     target: (_, o) => `≤ lease + retry (${secs((o.lease.leaseDurationMs + o.lease.retryPeriodMs) / 1000)})`,
@@ -381,7 +488,7 @@ const ROWS: Row[] = [
 
 const CAPTIONS: Record<Mode, string> = {
   together: "all replicas at once, as deployed (here N replicas and the API server share the machine's cores)",
-  alone: "one replica at a time: paused while the owners are created, then each resumed and converged on its own (the CPU each uses with a core of its own); CPU from before the owners were created to its own convergence",
+  alone: `one replica at a time: every count's replicas paused while the owners are created, then run in turns of ${TURN_MS} ms (the others paused), round all the counts' replicas in proportion to their shares, until each has converged its share (the CPU each uses with a core of its own, every count over the same stretch of time); CPU from before the owners were created to its own convergence`,
 };
 
 /** The median of `values` (the mean of the middle two for an even count); undefined for none. */
@@ -420,19 +527,34 @@ function printTable(runs: Map<number, (Measures | Error)[]>, opts: Options, mode
     }
     return [row.measure, ...cells, target, met];
   });
-  if (opts.repeat > 1) {
-    const cpu = ROWS.find((r) => r.measure.startsWith("CPU to converge"))!;
-    body.splice(ROWS.indexOf(cpu) + 1, 0, ["  … each run (busiest replica)", ...counts.map((n) => okOf(n).map((m) => cpu.value(m)!.toFixed(1)).join(" / ")), "", ""]);
+  const cpu = ROWS.find((r) => r.measure.startsWith("CPU to converge"))!;
+  const extra: string[][] = [];
+  if (opts.repeat > 1) extra.push(["  … each run (busiest replica)", ...counts.map((n) => okOf(n).map((m) => cpu.value(m)!.toFixed(1)).join(" / ")), "", ""]);
+  if (mode === "alone" && counts.includes(1)) {
+    // Each alone run measures every count in one stretch: its ratio to that run's own single replica.
+    const singles = runs.get(1) ?? [];
+    const ratios = (n: number) => (runs.get(n) ?? []).map((m, i) => {
+      const one = singles[i];
+      return m instanceof Error || !one || one instanceof Error ? "—" : `${((cpu.value(m)! * n) / cpu.value(one)!).toFixed(2)}×`;
+    });
+    const medianRatio = (n: number) => median((runs.get(n) ?? []).flatMap((m, i) => {
+      const one = singles[i];
+      return m instanceof Error || !one || one instanceof Error ? [] : [(cpu.value(m)! * n) / cpu.value(one)!];
+    }));
+    extra.push(["  … ÷ (same run's single ÷ N), each run", ...counts.map((n) => (n === 1 ? "" : ratios(n).join(" / "))), "≤ 1.2×",
+      counts.filter((n) => n > 1).map((n) => `${n}: ${(medianRatio(n) ?? Infinity) <= 1.2 ? "yes" : "no"} (median ${medianRatio(n)?.toFixed(2) ?? "—"}×)`).join(", ")]);
   }
+  body.splice(ROWS.indexOf(cpu) + 1, 0, ...extra);
   const widths = head.map((_, c) => Math.max(head[c]!.length, ...body.map((r) => r[c]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   const l = opts.lease;
   const lease = mode === "alone" ? `lease ${ALONE_LEASE.leaseDurationMs}/${ALONE_LEASE.renewDeadlineMs}/${l.retryPeriodMs} ms` : `lease ${l.leaseDurationMs}/${l.renewDeadlineMs}/${l.retryPeriodMs} ms`;
-  const warmup = warmupOf(opts, mode);
+  const warmup = opts.warmup ?? (mode === "alone" ? "share" : 0);
+  const warmupText = warmup === "share" ? "its share of the owners (owners ÷ N)" : `${warmup} owners`;
   console.log(`\nShards, ${mode}: ${int(opts.owners)} owners × 4 children, sharded Manager replicas as separate processes against one LocalCluster; ${CAPTIONS[mode]} ` +
     `(Node ${process.version}, ${availableParallelism()} CPUs, ${opts.workers} workers per replica, ${lease}, ` +
-    `${warmup ? `warmed up first with ${warmup} owners per replica (converged, then deleted)` : "cold: no warm-up"}). ` +
-    `Per-replica rows show the busiest replica; ${opts.repeat > 1 ? `each cell is the median of ${opts.repeat} runs (the replica counts take turns)` : "one run"}.\n`);
+    `${warmup ? `each replica warmed up first with ${warmupText} (converged, then deleted, then a full collection)` : "cold: no warm-up"}). ` +
+    `Per-replica rows show the busiest replica; ${opts.repeat > 1 ? `each cell is the median of ${opts.repeat} runs (${mode === "alone" ? "each run measures every count in one stretch" : "the replica counts take turns"})` : "one run"}.\n`);
   console.log(line(head));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const r of body) console.log(line(r));
@@ -446,7 +568,7 @@ function printTable(runs: Map<number, (Measures | Error)[]>, opts: Options, mode
       console.log(`\n${n} replica(s)${run}: ${int(r.reconciles)} reconciles (${r.failures} failed), converge ${secs(r.convergeS)}, load average ${r.loadAvg.toFixed(1)} on ${availableParallelism()} CPUs`);
       for (const p of r.per) {
         console.log(`  ${p.identity}: ${p.buckets} buckets, ${int(p.owners)} owners, ${int(p.events)} events, ${int(p.cached)} cached, ` +
-          `CPU ${secs(p.cpuS)} (${secs(p.systemCpuS)} in the kernel; GC pauses ${secs(p.gcS)}; ${int(p.contextSwitches)} context switches; ${int(p.pageFaults)} page faults), ${int(p.reconciles)} reconciles, ${p.informersReplaced} informers replaced, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
+          `CPU ${secs(p.cpuS)} (${secs(p.systemCpuS)} in the kernel; GC pauses ${secs(p.gcS)}${mode === "alone" ? " of wall time, a stop during one included" : ""}; ${int(p.contextSwitches)} context switches; ${int(p.pageFaults)} page faults), ${int(p.reconciles)} reconciles, ${p.informersReplaced} informers replaced, heap ${p.heapMiB.toFixed(0)} MiB, RSS ${p.rssMiB.toFixed(0)} MiB`);
         const logged = Object.entries(p.logged).sort((x, y) => y[1] - x[1]);
         if (logged.length) console.log(`    logged: ${logged.slice(0, 6).map(([k, c]) => `${c}× ${k}`).join("; ")}`);
       }
@@ -465,10 +587,24 @@ export async function run(argv: string[] = []): Promise<void> {
     const runs = new Map<number, (Measures | Error)[]>(opts.replicas.map((n) => [n, []]));
     for (let rep = 1; rep <= opts.repeat; rep++) {
       console.log(`${mode}${opts.repeat > 1 ? `, run ${rep} of ${opts.repeat}` : ""}:`);
+      const log = (s: string) => console.log(s);
+      if (mode === "alone") {
+        // Every count in one stretch (measureAlone).
+        const t = performance.now();
+        try {
+          const results = await measureAlone(opts, log);
+          for (const [i, n] of opts.replicas.entries()) runs.get(n)!.push(results[i]!);
+        } catch (err) {
+          console.log(`  failed: ${(err as Error).message}`);
+          for (const n of opts.replicas) runs.get(n)!.push(err as Error);
+        }
+        console.log(`  done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+        continue;
+      }
       for (const n of opts.replicas) {
         const t = performance.now();
         try {
-          runs.get(n)!.push(await measure(n, opts, (s) => console.log(s), mode));
+          runs.get(n)!.push(await measureTogether(n, opts, log));
         } catch (err) {
           console.log(`  ${n} replica(s) failed: ${(err as Error).message}`);
           runs.get(n)!.push(err as Error);
