@@ -203,6 +203,7 @@ async function setUp(n: number, opts: Options, log: (s: string) => void, mode: M
 }
 
 async function tearDown(s: Setup): Promise<void> {
+  for (const r of s.replicas) r.pause(false); // a stopped process acts on SIGTERM only once continued
   await killAll(s.replicas);
   await s.cluster.stop();
   rmSync(s.dir, { recursive: true, force: true });
