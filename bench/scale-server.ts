@@ -7,7 +7,10 @@
 import { LocalCluster } from "../src/testing/index.ts";
 import { cpuMs, emit, epochMs, serve } from "./scale-ipc.ts";
 
-const cluster = await LocalCluster.start();
+// Bookmarks on quiet watches at kube-apiserver's cadence (about once a minute; argv[2] in ms),
+// so the idle window shows what an operator's watches cost on a real server.
+const bookmarkIntervalMs = Number(process.argv[2] ?? 60_000);
+const cluster = await LocalCluster.start({ bookmarkIntervalMs });
 let total = 0;
 const byKey: Record<string, number> = {};
 /** `resource name` → armed; the next successful write of it is pushed as a `write` event. */
@@ -23,11 +26,11 @@ cluster.requests.onRequest((r) => {
   }
 });
 
-interface Counters { cpuMs: number; total: number; byKey: Record<string, number>; rssBytes: number; objects: number }
+interface Counters { cpuMs: number; total: number; byKey: Record<string, number>; rssBytes: number; objects: number; openWatches: number }
 
 serve({
   /** Cumulative CPU and request counts; the parent subtracts two of them. */
-  snapshot: (): Counters => ({ cpuMs: cpuMs(), total, byKey: { ...byKey }, rssBytes: process.memoryUsage().rss, objects: cluster.objectCount() }),
+  snapshot: (): Counters => ({ cpuMs: cpuMs(), total, byKey: { ...byKey }, rssBytes: process.memoryUsage().rss, objects: cluster.objectCount(), openWatches: cluster.watchCount() }),
   /** Arms `resource name` keys (e.g. `configmaps app-1-config`): their next write is pushed. */
   arm: ({ keys }: { keys: string[] }) => {
     for (const k of keys) armed.add(k);

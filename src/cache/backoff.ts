@@ -1,5 +1,6 @@
 /** Jittered exponential backoff with a reset window, and the reflector's timing settings. */
 import { exponentialBackoffMs } from "../util/backoff.ts";
+import { DEFAULT_WATCH_STALL_MS } from "./watch-stream.ts";
 
 /**
  * Timings of a reflector (and of every informer a {@link Cache} creates). All optional; the
@@ -26,8 +27,14 @@ export interface ReflectorTimings {
   /** After this many consecutive failed watch attempts the reflector relists (default 3). */
   relistAfterWatchFailures?: number;
   /**
-   * After a watch closed cleanly or went silent (a server timeout, client-node's 30 s idle
-   * abort), how long the resumed watch may take to be accepted before the informer counts as
+   * How long a watch may stay silent (no event, no bookmark) once the server is known to send
+   * bookmarks, before it counts as stalled: it is aborted, reopened, and a warning is logged
+   * (default 150 s, 2.5 × kube-apiserver's one-minute bookmark interval). Before the first
+   * bookmark, a quiet watch may stay silent for its `timeoutSeconds` plus this.
+   */
+  watchStallMs?: number;
+  /**
+   * After a watch closed cleanly or stalled (a server timeout, a swallowed stream), how long the resumed watch may take to be accepted before the informer counts as
    * stale (default 1000 ms; 0 = stale at once). Failed watches are stale at once.
    */
   resumeGraceMs?: number;
@@ -66,6 +73,7 @@ export function resolveTimings(t: ReflectorTimings = {}): ResolvedTimings {
     maxWatchTimeoutSeconds: Math.max(minWatch, t.maxWatchTimeoutSeconds ?? 600),
     relistAfterWatchFailures: Math.max(1, t.relistAfterWatchFailures ?? 3),
     resumeGraceMs: Math.max(0, t.resumeGraceMs ?? 1000),
+    watchStallMs: Math.max(1, t.watchStallMs ?? DEFAULT_WATCH_STALL_MS),
     now: t.now ?? Date.now,
     random: t.random ?? Math.random,
   };

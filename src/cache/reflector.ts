@@ -34,7 +34,7 @@ export interface ReflectorSink<T extends KubeObject = KubeObject> {
   /**
    * Whether the contents may lag behind the server for longer than a watch event's trip:
    * `true` from the moment a watch fails (an error, 410 Gone, a refused connection) — or, after
-   * a clean close or a silent stream, once the resumed watch has not been accepted within
+   * a clean close or a stalled stream, once the resumed watch has not been accepted within
    * `resumeGraceMs` — until a list is delivered or the server accepts the next watch; `false`
    * then. Called on changes only.
    */
@@ -107,6 +107,8 @@ interface Session {
   stop(): void;
   watch: WatchStream | undefined;
   loop: Promise<void>;
+  /** A watch of this session got a bookmark. */
+  sawBookmark: boolean;
 }
 
 /**
@@ -130,8 +132,13 @@ interface Session {
  * logged), and every watch event is checked too (a watch may reach another API server than
  * the list). {@link Reflector.shardFiltering} says which.
  *
+ * Idle watches: a quiet watch stays open for its whole `timeoutSeconds` (client-node's 30 s
+ * inactivity abort is lifted). A stream silent (no event, no bookmark) for `watchStallMs`
+ * (150 s) once the server is known to send bookmarks is stalled (a half-open connection, a proxy
+ * swallowing it): it is aborted and reopened from the last resourceVersion with a warning.
+ *
  * Staleness: the sink hears `stale(true)` as soon as a watch fails, and after a clean close or a
- * silent stream (routine: server timeouts, client-node's idle abort) only if the resume is not
+ * stalled stream only if the resume is not
  * accepted within `resumeGraceMs` (default 1 s); `stale(false)` once a list was delivered or the
  * server accepted the next watch (see {@link ReflectorSink.stale}). During that grace the
  * contents may lag by the events the server sends until the resume is accepted.
@@ -144,8 +151,7 @@ interface Session {
  * accepts the resume and replays only its own newer changes: objects of the old server stay
  * cached until their next change or the next relist. client-go has the same blind spot; real
  * API servers keep resourceVersions across restarts (etcd), so it needs a wiped or restored etcd.
- * A stream that went silent (client-node aborts after 30 s without data) or closed
- * cleanly is resumed at once only if it delivered an event or stayed open at least
+ * A stream that stalled or closed cleanly is resumed at once only if it delivered an event or stayed open at least
  * `initialBackoffMs`; otherwise it counts as a failure, so a server that closes every watch at
  * once cannot cause a hot loop.
  *
@@ -170,6 +176,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   readonly #shard: ShardFilter | undefined;
   #rv = "";
   #stale = true;
+  /** A watch of this reflector got a bookmark: the server sends them, so silence means a stall. */
+  #bookmarking = false;
   /** Marks stale when a resume after a clean close is not accepted in time. */
   #graceTimer: NodeJS.Timeout | undefined;
   #session: Session | undefined;
@@ -225,7 +233,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       for (const fn of [...onStop]) fn();
       onStop.clear();
     };
-    const session: Session = { stopped: false, onStop, stop, watch: undefined, loop: Promise.resolve() };
+    const session: Session = { stopped: false, onStop, stop, watch: undefined, loop: Promise.resolve(), sawBookmark: false };
     this.#session = session;
     session.loop = this.#run(session).catch((err: unknown) => {
       // Unreachable by design; logged so a bug can never become an unhandled rejection.
@@ -292,9 +300,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
           break;
         case "closed":
         case "silent":
+          if (outcome.type === "silent") this.#logStall(outcome.silentForMs, outcome.bookmarking);
           if (outcome.events > 0 || outcome.durationMs >= this.#t.initialBackoffMs) {
             failedWatches = 0;
-            this.#log.debug(`watch ${outcome.type === "closed" ? "closed" : "went silent"}; resuming`, { resourceVersion: this.#rv });
+            if (outcome.type === "closed") this.#log.debug("watch closed; resuming", { resourceVersion: this.#rv });
             break;
           }
           this.#log.debug("watch ended at once; backing off", { resourceVersion: this.#rv });
@@ -335,6 +344,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.stats.watches++;
     const watch = openWatch({
       kubeConfig: this.#o.kubeConfig, path: collectionPath(info, this.namespace), query, now: t.now,
+      stallTimeoutMs: t.watchStallMs, bookmarking: this.#bookmarking,
       onEvent: (type, obj) => this.#onEvent(s, type, obj as T),
       onEstablished: () => {
         if (!s.stopped) this.#setStale(false);
@@ -342,18 +352,34 @@ export class Reflector<T extends KubeObject = KubeObject> {
     });
     s.watch = watch;
     return watch.done.finally(() => {
+      if (!this.#bookmarking && s.sawBookmark) this.#bookmarking = true;
       if (s.watch === watch) s.watch = undefined;
     });
   }
 
   #onEvent(s: Session, type: WatchEventType, obj: T): void {
     if (s.stopped) return;
+    if (type === "BOOKMARK") s.sawBookmark = true;
     const rv = obj.metadata?.resourceVersion;
     if (type !== "BOOKMARK" && (!this.#shard || this.#shard.keeps(obj))) {
       const typed = { apiVersion: this.#o.kind.apiVersion, kind: this.#o.kind.kind, ...obj } as T;
       this.#deliver(() => this.#o.sink.apply(type, typed));
     }
     if (rv) this.#rv = rv;
+  }
+
+  /**
+   * A stream that sent nothing for its silence limit: a warning when the server sends bookmarks
+   * (the silence was abnormal: a stall), a debug line otherwise (a quiet watch of a server
+   * without bookmarks, past its own timeout).
+   */
+  #logStall(silentForMs: number, bookmarking: boolean): void {
+    const fields = { resourceVersion: this.#rv, silentForS: Math.round(silentForMs / 1000) };
+    if (bookmarking) {
+      this.#log.warn(`watch stalled: no event or bookmark for ${fields.silentForS} s although the server sends bookmarks; reopening it`, fields);
+    } else {
+      this.#log.debug("watch silent past its timeout (the server sends no bookmarks); reopening it", fields);
+    }
   }
 
   /** Stale only if the resume is not accepted within `resumeGraceMs` (a clean close is routine). */

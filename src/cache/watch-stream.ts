@@ -18,7 +18,10 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
 /**
  * How a watch ended.
  * - `closed`: the server ended the stream cleanly (its timeout, a restart, a dropped watch).
- * - `silent`: client-node aborted an established stream after its inactivity timeout (30 s).
+ * - `silent`: an established stream sent nothing (no event, no bookmark) for longer than its
+ *   silence limit (see {@link WatchStreamOptions.stallTimeoutMs}): a stalled stream (a half-open
+ *   TCP connection, a proxy that swallows it), aborted here. `bookmarking` says whether the
+ *   server was known to send bookmarks, i.e. whether the silence was abnormal.
  * - `gone`: the server cannot serve a watch from that resourceVersion: relist. 410 Expired (ERROR
  *   event or HTTP status: too old), or 504 "Too large resource version" (ERROR event with the
  *   `ResourceVersionTooLarge` cause, or HTTP 504: a watch is long-running, so kube-apiserver
@@ -34,7 +37,8 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
  * ```
  */
 export type WatchOutcome =
-  | { type: "closed" | "silent"; events: number; durationMs: number }
+  | { type: "closed"; events: number; durationMs: number }
+  | { type: "silent"; events: number; durationMs: number; silentForMs: number; bookmarking: boolean }
   | { type: "gone"; error: unknown }
   | { type: "error"; error: unknown; events: number; refused: boolean }
   | { type: "stopped" };
@@ -58,7 +62,27 @@ export interface WatchStreamOptions {
   /** Called once, when the server accepted the watch (200 with its headers, or a first event). */
   onEstablished?(): void;
   now(): number;
+  /**
+   * How long a stream of a server that sends bookmarks may stay silent (no event, no bookmark)
+   * before it counts as stalled and is aborted (outcome `silent`). Default
+   * {@link DEFAULT_WATCH_STALL_MS} (150 s: 2.5 × kube-apiserver's one-minute bookmark interval).
+   * Applies from the start when `bookmarking` is true, else from the first bookmark.
+   */
+  stallTimeoutMs?: number;
+  /**
+   * Whether the server is known to send bookmarks on this kind (an earlier watch got one). Until a
+   * bookmark proves it, a quiet stream may stay silent for its whole `timeoutSeconds` plus
+   * `stallTimeoutMs` (a server without bookmarks sends nothing on a quiet watch).
+   */
+  bookmarking?: boolean;
 }
+
+/**
+ * How long a watch of a server that sends bookmarks may stay silent before it counts as stalled
+ * (150 s). kube-apiserver sends a bookmark about once a minute on a quiet watch that asked for
+ * them; client-node's own 30 s inactivity abort would end every quiet watch twice a minute.
+ */
+export const DEFAULT_WATCH_STALL_MS = 150_000;
 
 /**
  * A running watch.
@@ -99,6 +123,13 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
   let established = false;
   let events = 0;
   const startedAt = options.now();
+  const stallMs = options.stallTimeoutMs ?? DEFAULT_WATCH_STALL_MS;
+  let bookmarking = options.bookmarking === true;
+  const timeoutSeconds = Number(options.query.timeoutSeconds);
+  // Silence allowed before a bookmark proved that the server sends them: the server's own
+  // timeout (it closes the watch then) plus the stall margin; without timeoutSeconds, the margin.
+  const quietMs = Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds * 1000 + stallMs : stallMs;
+  let lastDataAt = startedAt;
 
   const establish = () => {
     if (established || settled) return;
@@ -122,6 +153,8 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
       return;
     }
     establish();
+    lastDataAt = options.now();
+    if (type === "BOOKMARK") bookmarking = true;
     if (!EVENT_TYPES.has(type) || obj === null || typeof obj !== "object") return;
     events++;
     options.onEvent(type as WatchEventType, obj as KubeObject);
@@ -131,11 +164,20 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
     const durationMs = options.now() - startedAt;
     if (err === null || err === undefined) finish({ type: "closed", events, durationMs });
     else if (statusCodeOf(err) === 410 || statusCodeOf(err) === 504) finish({ type: "gone", error: err });
-    else if (established && isTimeout(err)) finish({ type: "silent", events, durationMs });
+    else if (established && (isTimeout(err) || isBodyTimeout(err))) {
+      finish({ type: "silent", events, durationMs, silentForMs: options.now() - lastDataAt, bookmarking });
+    }
     else finish({ type: "error", error: err, events, refused: isRefused(err) });
   };
 
-  new Watch(options.kubeConfig).watch(options.path, options.query, onEvent, onDone).then(
+  // client-node aborts a stream after `requestTimeoutMs` without data (30 s by default, read at
+  // every reset of its timer): a real server sends nothing on a quiet watch but a bookmark about
+  // once a minute, so that default would end every idle watch. The limit is silence clearly
+  // longer than the bookmark interval once the server is known to send bookmarks, else the
+  // watch's own timeout plus that margin.
+  const watch = new Watch(options.kubeConfig);
+  Object.defineProperty(watch, "requestTimeoutMs", { configurable: true, get: () => (bookmarking ? stallMs : quietMs) });
+  watch.watch(options.path, options.query, onEvent, onDone).then(
     (c) => {
       controller = c;
       if (settled) c.abort();
@@ -171,6 +213,13 @@ function isRefused(err: unknown, depth = 0): boolean {
 
 function isTimeout(err: unknown): boolean {
   return (err as { name?: unknown } | null)?.name === "TimeoutError";
+}
+
+/** undici's own limit between two body chunks (300 s by default) ended the stream. */
+function isBodyTimeout(err: unknown, depth = 0): boolean {
+  if (err === null || typeof err !== "object" || depth > 5) return false;
+  const e = err as { code?: unknown; cause?: unknown };
+  return e.code === "UND_ERR_BODY_TIMEOUT" || isBodyTimeout(e.cause, depth + 1);
 }
 
 /**
