@@ -59,6 +59,7 @@ export { Metrics } from "./manager/metrics.ts";
 export { HealthServer } from "./manager/health-server.ts";
 export { Controller, requestFor, ownerRequests } from "./controller/controller.ts";
 export type { ControllerOptions, ControllerSharding, InformerSource, MapFunc, WatchOptions, WatchRole } from "./controller/controller.ts";
+export { mapByLabel } from "./controller/map-funcs.ts";
 export { Result, keyOf, requestOf } from "./controller/reconciler.ts";
 export type { Request, Reconciler, ReconcileContext, ReconcileAction } from "./controller/reconciler.ts";
 export { isTerminalError } from "./controller/terminal-errors.ts";

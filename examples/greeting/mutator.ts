@@ -1,5 +1,5 @@
 /**
- * The mutator (seed 002's fuzzer): seeded random create / modify / delete of People and
+ * The mutator (the Greeting example's fuzzer): seeded random create / modify / delete of People and
  * Greetings, several at once, then a bounded wait for the operator to settle and a check of the
  * invariants ({@link checkInvariants}). The seed alone decides the actions, so a failing seed
  * reproduces with its action log.

@@ -1,5 +1,5 @@
 /**
- * The advanced Greeting operator (seed 002): a Greeting greets one person (`spec.name`) or a
+ * The advanced Greeting operator (after foperator's AdvancedMain Greeting example): a Greeting greets one person (`spec.name`) or a
  * whole family (`spec.surname`: every Person of that surname in its namespace), and a Person
  * cannot go away while a Greeting greets it.
  *
@@ -39,7 +39,7 @@ export interface GreetingOperatorOptions {
 }
 
 /**
- * The seed's family greeting: `Hello to the Doe family: Jane, John` (first names in the given
+ * foperator's family greeting: `Hello to the Doe family: Jane, John` (first names in the given
  * order), or `Hello to the Doe family` when nobody has that surname.
  *
  * @example

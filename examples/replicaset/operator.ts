@@ -1,5 +1,5 @@
 /**
- * The replicaset example (seed 003): a `PodSet` custom resource keeps `spec.replicas` Pods made
+ * The replicaset example (after the client-go ReplicaSet-like controller sample): a `PodSet` custom resource keeps `spec.replicas` Pods made
  * from `spec.template`, like a ReplicaSet, and reports `replicas`, `readyReplicas` and a message
  * ("3/3 ready") in its status.
  *

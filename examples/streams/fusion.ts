@@ -23,7 +23,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
  * How much a placement narrows where a pod may run: host isolation 100, a host exlocation 10,
- * each node selector label 1. The seed's rule is only "most restrictive first"; these weights
+ * each node selector label 1. The Streams design notes' rule is only "most restrictive first"; these weights
  * say isolation beats exlocation beats a host pool.
  */
 export function restrictiveness(p: Placement): number {

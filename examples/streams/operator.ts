@@ -1,9 +1,9 @@
 /**
- * The Streams example operator (seeds 000 and 001): a Job's application is fused into
+ * The Streams example operator (after the IBM Streams instance operator): a Job's application is fused into
  * processing elements, and each PE runs as one pod plus its ConfigMap, relaunched by the PE's
  * restart policy with every launch counted in `status.launchCount`.
  *
- * Everything it must remember across a crash lives in the cluster (the seed's rule: "whatever
+ * Everything it must remember across a crash lives in the cluster (the Streams design notes' rule: "whatever
  * we want to remember across failures must be stored in a CRD"): PEs are computed again from the
  * Job, and the launch count is written before the pod of that launch exists.
  */

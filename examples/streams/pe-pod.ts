@@ -1,5 +1,5 @@
 /**
- * Maps a PE to the pod that runs it and the ConfigMap the pod reads (the seed's
+ * Maps a PE to the pod that runs it and the ConfigMap the pod reads (the Streams design notes'
  * ProcessingElementPodSpecBuilder): names, labels, placement as node selector and
  * anti-affinity, the launch annotation.
  */
