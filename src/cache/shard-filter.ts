@@ -1,23 +1,92 @@
 /**
  * ShardFilter: a reflector's KEP-5866 shard selector — sent on every list and watch, trusted
- * when the server echoes it, applied client-side when the server ignored it.
+ * when the server echoes it, applied client-side otherwise, and reported as ignored only when
+ * an object outside it arrives.
  */
 import type { ShardInfo } from "../client/client-options.ts";
 import type { KubeObject } from "../client/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { normalizeShardSelector, shardSelectorMatcher } from "../util/shard-range.ts";
+import { ShardWarningLimiter } from "./shard-warning-limiter.ts";
 
 /**
- * Where an informer's shard selector is applied: `"server"` when the last list echoed it in
- * `metadata.shardInfo` (KEP-5866 on), `"client"` when it did not (the informer drops the other
- * shards' objects itself).
+ * Where an informer's shard selector is applied:
+ * - `"server"`: the last list echoed it in `metadata.shardInfo` (KEP-5866 on).
+ * - `"unconfirmed"`: no echo, and nothing outside the selector has arrived. kube-apiserver
+ *   v1.36 filters custom resources' lists and watches without echoing the selector; a server
+ *   that ignores it looks the same until it sends an object of another shard (or while every
+ *   object happens to be in range). The informer filters too, which costs nothing.
+ * - `"client"`: no echo, and a listed object or a watch event fell outside the selector: the
+ *   server ignored it (no KEP-5866, or its `ShardedListAndWatch` feature gate is off), so every
+ *   object crosses the network and the informer drops the other shards' objects itself.
  *
  * @example
  * ```ts
  * if (informer.shardFiltering === "client") console.log("this API server sends every object");
  * ```
  */
-export type ShardFiltering = "server" | "client";
+export type ShardFiltering = "server" | "unconfirmed" | "client";
+
+/**
+ * A change of {@link ShardFiltering}, with the object that proved the server ignored the
+ * selector when it turned `"client"`.
+ *
+ * @example
+ * ```ts
+ * const onChange = (c: ShardFilteringChange) => metrics.shardClientFiltering("Widget", c.filtering === "client");
+ * ```
+ */
+export interface ShardFilteringChange {
+  readonly filtering: ShardFiltering;
+  /** The object outside the selector (`"client"` only), and whether a list or a watch sent it. */
+  readonly outside?: { readonly object: KubeObject; readonly from: "list" | "watch" };
+}
+
+/**
+ * Options of {@link ShardFilter}.
+ *
+ * @example
+ * ```ts
+ * const options: ShardFilterOptions = { warnings: new ShardWarningLimiter(), onChange: (c) => console.log(c.filtering) };
+ * ```
+ */
+export interface ShardFilterOptions {
+  /** Hears every change of {@link ShardFilter.mode}, synchronously, in the list or event that caused it. */
+  onChange?: ((change: ShardFilteringChange) => void) | undefined;
+  /**
+   * Limits the "ignored" warning. Share one between the filters that succeed each other for
+   * one kind (a sharded informer's rebuilds). Default: one per filter, so a filter warns at
+   * most once per {@link SHARD_WARNING_INTERVAL_MS}.
+   */
+  warnings?: ShardWarningLimiter | undefined;
+}
+
+/** Options for the filters constructed during {@link withShardFilterOptions}. */
+let ambient: ShardFilterOptions | undefined;
+
+/**
+ * Runs `create` — which constructs an informer, and so its reflector and shard filter,
+ * synchronously — so that a ShardFilter constructed meanwhile without options of its own takes
+ * `options`. This is how a {@link ShardedInformer} hears its informers' filtering changes and
+ * shares one warning limiter between them, though the Cache constructs them.
+ *
+ * Caveat: a call that constructs no filter (the Cache already held an informer with these
+ * selectors) leaves `options` unused; {@link ShardFilter.mode} still answers.
+ *
+ * @example
+ * ```ts
+ * const informer = withShardFilterOptions({ onChange: (c) => report(c.filtering) }, () => cache.informer(Widget, { shardSelector }));
+ * ```
+ */
+export function withShardFilterOptions<R>(options: ShardFilterOptions, create: () => R): R {
+  const outer = ambient;
+  ambient = options;
+  try {
+    return create();
+  } finally {
+    ambient = outer;
+  }
+}
 
 /**
  * Applies one shard selector to a reflector's lists and watch events.
@@ -26,6 +95,10 @@ export type ShardFiltering = "server" | "client";
  * when their `shardInfo.selector` is this selector (compared in canonical form) and filtered
  * otherwise. Watch events carry no echo, so each is checked (one FNV-1a hash of a short
  * string): behind a load balancer, the watch may reach an API server other than the list's.
+ * The mode turns `"client"` only on evidence, an object outside the selector (from a list or a
+ * watch), and stays so until a list echoes the selector; a list without echo and without such
+ * an object leaves it `"unconfirmed"`. Turning `"client"` logs one warning, as the limiter
+ * allows (else a debug line).
  *
  * @example
  * ```ts
@@ -38,44 +111,84 @@ export class ShardFilter {
   readonly selector: string;
   readonly #matches: (obj: KubeObject) => boolean;
   readonly #log: Logger;
+  readonly #onChange: ((change: ShardFilteringChange) => void) | undefined;
+  readonly #warnings: ShardWarningLimiter;
   #mode: ShardFiltering | undefined;
+  #warnedMismatch = false;
 
-  /** @throws {InvalidSelectorError} for a malformed selector. */
-  constructor(selector: string, log: Logger) {
+  /**
+   * Without `options`, takes those of an enclosing {@link withShardFilterOptions}, if any.
+   *
+   * @throws {InvalidSelectorError} for a malformed selector.
+   */
+  constructor(selector: string, log: Logger, options: ShardFilterOptions | undefined = ambient) {
     this.selector = normalizeShardSelector(selector);
     this.#matches = shardSelectorMatcher(this.selector);
     this.#log = log;
+    this.#onChange = options?.onChange;
+    this.#warnings = options?.warnings ?? new ShardWarningLimiter();
   }
 
-  /** Where the selector is applied, from the last list; undefined before the first. */
+  /** Where the selector is applied, from the lists and events so far; undefined before the first list. */
   get mode(): ShardFiltering | undefined {
     return this.#mode;
   }
 
   /**
    * The items of a complete list to keep: all of them when the server applied the selector
-   * (`shardInfo` echoes it), else those in range. Logs one warning when filtering turns
-   * client-side.
+   * (`shardInfo` echoes it), else those in range.
    */
   listed<T extends KubeObject>(items: T[], shardInfo: ShardInfo | undefined): T[] {
     if (shardInfo && this.#echoes(shardInfo.selector)) {
-      this.#mode = "server";
+      this.#set({ filtering: "server" });
       return items;
     }
-    if (this.#mode !== "client") {
-      const fields = { shardSelector: this.selector, ...(shardInfo ? { echoedSelector: shardInfo.selector } : {}) };
-      this.#log.warn(shardInfo
-        ? `the API server echoed another shard selector than shard selector ${JSON.stringify(this.selector)}; filtering client-side`
-        : `the API server ignored shard selector ${JSON.stringify(this.selector)}: it does not support KEP-5866 sharded list and watch ` +
-          "(Kubernetes v1.36+ with the ShardedListAndWatch feature gate), so this informer filters client-side and receives every object", fields);
+    if (shardInfo && !this.#warnedMismatch) {
+      this.#warnedMismatch = true;
+      this.#log.warn(`the API server echoed another shard selector than shard selector ${JSON.stringify(this.selector)}; filtering client-side`,
+        { shardSelector: this.selector, echoedSelector: shardInfo.selector });
     }
-    this.#mode = "client";
-    return items.filter(this.#matches);
+    const kept: T[] = [];
+    let outside: T | undefined;
+    for (const item of items) {
+      if (this.#matches(item)) kept.push(item);
+      else outside ??= item;
+    }
+    if (outside) this.#ignored(outside, "list");
+    else if (this.#mode !== "client") this.#set({ filtering: "unconfirmed" });
+    return kept;
   }
 
-  /** Whether a watch event's object is in range. */
+  /** Whether a watch event's object is in range (one outside turns the mode `"client"`). */
   keeps(obj: KubeObject): boolean {
-    return this.#matches(obj);
+    if (this.#matches(obj)) return true;
+    this.#ignored(obj, "watch");
+    return false;
+  }
+
+  #ignored(object: KubeObject, from: "list" | "watch"): void {
+    if (this.#mode === "client") return;
+    this.#set({ filtering: "client", outside: { object, from } });
+    const m = object.metadata;
+    const fields = { shardSelector: this.selector, outside: `${m?.namespace ? `${m.namespace}/` : ""}${m?.name ?? ""}`, uid: m?.uid, from };
+    const turn = this.#warnings.take();
+    if (!turn.warn) {
+      this.#log.debug("the API server ignored the shard selector again (warning held back)", fields);
+      return;
+    }
+    this.#log.warn(`the API server ignored shard selector ${JSON.stringify(this.selector)}: its ${from} sent ${fields.outside}, which is outside it. ` +
+      "It does not support KEP-5866 sharded list and watch (Kubernetes v1.36+ with the ShardedListAndWatch feature gate), " +
+      "so this informer filters client-side and receives every object", { ...fields, ...(turn.heldBack ? { heldBack: turn.heldBack } : {}) });
+  }
+
+  #set(change: ShardFilteringChange): void {
+    if (this.#mode === change.filtering) return;
+    this.#mode = change.filtering;
+    try {
+      this.#onChange?.(change);
+    } catch (err) {
+      this.#log.error("shard filtering listener threw", { error: err });
+    }
   }
 
   #echoes(echoed: string): boolean {

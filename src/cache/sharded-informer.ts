@@ -11,7 +11,9 @@ import { abortable } from "./abortable.ts";
 import { delegatesOwnerIndex } from "./owner-index.ts";
 import type { CacheInformerOptions } from "./cache.ts";
 import type { SharedInformer } from "./informer.ts";
-import type { ShardFiltering } from "./shard-filter.ts";
+import { withShardFilterOptions } from "./shard-filter.ts";
+import type { ShardFiltering, ShardFilteringChange } from "./shard-filter.ts";
+import { ShardWarningLimiter } from "./shard-warning-limiter.ts";
 import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
 
 /**
@@ -50,8 +52,17 @@ export interface ShardedInformerOptions {
   /** Buckets of the hash space (default {@link SHARD_BUCKETS}); the same as the ring's. */
   buckets?: number;
   logger?: Logger;
-  /** Called after each rebuild with where the shard selector is applied (`"uid"` only). */
+  /**
+   * Called with where the shard selector is applied (`"uid"` only): after each rebuild, and
+   * whenever it changes while an informer serves (an event from outside the selector turns it
+   * `"client"`); `undefined` when no informer serves (no buckets).
+   */
   onFiltering?: (filtering: ShardFiltering | undefined) => void;
+  /**
+   * The shortest time between two "the API server ignored the shard selector" warnings of
+   * this informer, across rebuilds (`"uid"` only; default 10 minutes).
+   */
+  shardWarningIntervalMs?: number;
 }
 
 /**
@@ -77,8 +88,18 @@ export interface ShardedInformerOptions {
  * A rebuild still listing when another set is asked for (its list may keep failing, say for
  * want of RBAC) is given up for the newest set, so it never holds later changes back.
  *
+ * Shard filtering (`"uid"`): each rebuilt informer finds out afresh where its selector is
+ * applied ({@link ShardFiltering}): an API server may start or stop honouring it between two
+ * rebuilds, and kube-apiserver v1.36 filters custom resources without echoing the selector
+ * (`"unconfirmed"`: no warning). `onFiltering` hears the serving informer's state at each swap
+ * and at each change. The "ignored" warning is limited per ShardedInformer, not per rebuild:
+ * the first, then at most one per 10 minutes (`shardWarningIntervalMs`), each saying how
+ * many were held back.
+ *
  * Caveats: a rebuild lists the new set's objects afresh (one list per change batch). Objects
  * of a child kind that lack the bucket label are not seen (the Builder labels every child).
+ * When the host already held an informer with the new selector (another user asked for the
+ * same one), its filter keeps its own warning limit and its changes are heard at swaps only.
  *
  * @example
  * ```ts
@@ -110,6 +131,8 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   readonly #lifetime = new AbortController();
   /** The rebuild waiting for its informer's first list: a call asking for another set supersedes it. */
   #syncing: { key: string; superseded: AbortController } | undefined;
+  /** Shared by the shard filters of every rebuild: the "ignored" warning is limited per kind, not per rebuild. */
+  readonly #warnings: ShardWarningLimiter;
 
   constructor(options: ShardedInformerOptions) {
     this.#o = options;
@@ -118,6 +141,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
     this.by = options.by;
     this.#count = options.buckets ?? SHARD_BUCKETS;
     this.#log = (options.logger ?? silentLogger).child({ kind: options.kind.kind, shardBy: options.by });
+    this.#warnings = new ShardWarningLimiter(options.shardWarningIntervalMs !== undefined ? { intervalMs: options.shardWarningIntervalMs } : {});
     delegatesOwnerIndex(this);
   }
 
@@ -188,7 +212,10 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
           await this.#drop(key);
           continue;
         }
-        const next = this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) });
+        const next: SharedInformer<T> = withShardFilterOptions(
+          { warnings: this.#warnings, onChange: (change) => this.#filteringChanged(next, change) },
+          () => this.#o.host.informer<T>(this.kind, { ...(this.namespace ? { namespace: this.namespace } : {}), ...this.#selector(set) }),
+        );
         if (next === this.#current) {
           this.#currentKey = key;
           continue;
@@ -303,7 +330,17 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
     this.#current = undefined;
     this.#currentKey = key;
     if (wasStale && !this.#stopped) this.#emit((h) => h.caughtUp?.());
-    if (old) await this.#o.host.release(old);
+    if (old) {
+      this.#o.onFiltering?.(undefined);
+      await this.#o.host.release(old);
+    }
+  }
+
+  /** A change of an informer's shard filtering: reported at once for the serving one, at its swap for one being built. */
+  #filteringChanged(informer: SharedInformer<T>, change: ShardFilteringChange): void {
+    if (informer !== this.#current) return;
+    this.#log.debug("shard filtering changed", { filtering: change.filtering, buckets: this.#currentKey });
+    this.#o.onFiltering?.(change.filtering);
   }
 
   /** Tells handlers how `next` differs from `old` in the buckets both cover. */

@@ -12,6 +12,7 @@ import type { ResourcePath } from "./request-info.ts";
 import type { ApiServerVerb } from "./faults.ts";
 import type { AccessControl } from "./auth/access-control.ts";
 import type { UserInfo } from "./auth/user-info.ts";
+import type { ShardInfoEcho } from "./shard-selector.ts";
 
 /** Server-wide state and settings. */
 export interface ApiContext {
@@ -28,6 +29,8 @@ export interface ApiContext {
    * false it is ignored, as by an API server without the feature.
    */
   shardedListWatch: boolean;
+  /** Which kinds' filtered lists echo the selector in `metadata.shardInfo` (see `ShardInfoEcho`). */
+  shardInfoEcho: ShardInfoEcho;
   /** Authorization mode's authentication, RBAC and admission; undefined when every request is allowed. */
   access?: AccessControl;
 }

@@ -22,6 +22,7 @@
  */
 export { LocalCluster } from "./local-cluster.ts";
 export type { LocalClusterOptions } from "./local-cluster.ts";
+export type { ShardInfoEcho, ShardingSettings } from "./shard-selector.ts";
 export type { UserKubeConfig } from "./user-kubeconfigs.ts";
 export type { SimulationOptions } from "./simulator.ts";
 export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord } from "./faults.ts";

@@ -65,6 +65,8 @@ import { UserKubeconfigs } from "./user-kubeconfigs.ts";
 import type { UserKubeConfig } from "./user-kubeconfigs.ts";
 import { selfSignedCertificate } from "./auth/self-signed.ts";
 import { writeKubeconfig } from "./kubeconfig-file.ts";
+import { checkShardingSettings } from "./shard-selector.ts";
+import type { ShardInfoEcho, ShardingSettings } from "./shard-selector.ts";
 
 /** Options of {@link LocalCluster.start}. */
 export interface LocalClusterOptions {
@@ -157,9 +159,17 @@ export interface LocalClusterOptions {
    * answer only the objects in range; lists echo the applied selector in
    * `metadata.shardInfo.selector`; a malformed selector is a 400. `false` serves it as an API
    * server without the feature: the parameter is ignored (no filtering, no echo, no 400), to
-   * test a client's fallback.
+   * test a client's fallback. {@link LocalCluster.setSharding} changes it while the cluster runs.
    */
   shardedListWatch?: boolean;
+  /**
+   * Which kinds' shard-filtered lists echo the selector in `metadata.shardInfo` (default
+   * `"all"`). `"built-in"` answers as kube-apiserver v1.36.2 with the feature gate on: lists
+   * and watches of custom resources are filtered too, but their lists carry no `shardInfo`, so
+   * a client cannot tell a filtered list from an ignored parameter until an object of another
+   * shard arrives.
+   */
+  shardInfoEcho?: ShardInfoEcho;
 }
 
 const SEEDED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -226,11 +236,10 @@ export class LocalCluster {
           { name: ns, kind: "namespaces" });
       }
     });
-    if (options.shardedListWatch !== undefined && typeof options.shardedListWatch !== "boolean") {
-      throw new TypeError(`LocalCluster.start: shardedListWatch must be true or false, got ${JSON.stringify(options.shardedListWatch)}`);
-    }
+    checkShardingSettings("LocalCluster.start", options);
     const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
-      resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS, shardedListWatch: options.shardedListWatch ?? true };
+      resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS,
+      shardedListWatch: options.shardedListWatch ?? true, shardInfoEcho: options.shardInfoEcho ?? "all" };
     if (options.authorization !== undefined && typeof options.authorization !== "boolean") {
       throw new TypeError(`LocalCluster.start: authorization must be true or false, got ${JSON.stringify(options.authorization)}`);
     }
@@ -312,6 +321,26 @@ export class LocalCluster {
    */
   dropWatches(options: { abrupt?: boolean } = {}): number {
     return this.#api.ctx.hub.closeAll(options.abrupt ?? false);
+  }
+
+  /**
+   * Changes {@link LocalClusterOptions.shardedListWatch} and/or
+   * {@link LocalClusterOptions.shardInfoEcho} for the requests that follow, as when the API
+   * server restarts with its feature gate flipped, or a load balancer sends the next list to
+   * another one. Open watches keep the filter they started with.
+   *
+   * Errors: a TypeError naming the field, for a value `start` would refuse.
+   *
+   * @example
+   * ```ts
+   * cluster.setSharding({ shardedListWatch: false }); // the next lists and watches ignore shardSelector
+   * ```
+   */
+  setSharding(settings: ShardingSettings): void {
+    checkShardingSettings("LocalCluster.setSharding", settings);
+    const ctx = this.#api.ctx;
+    if (settings.shardedListWatch !== undefined) ctx.shardedListWatch = settings.shardedListWatch;
+    if (settings.shardInfoEcho !== undefined) ctx.shardInfoEcho = settings.shardInfoEcho;
   }
 
   /** Number of open watches. */

@@ -17,7 +17,7 @@ import { serveWatch } from "./watch-handler.ts";
 import { awaitResourceVersion, minimumResourceVersion } from "./resource-version-wait.ts";
 import { parseLimit } from "./list-params.ts";
 import { listCandidates } from "./list-candidates.ts";
-import { shardSelectionOf } from "./shard-selector.ts";
+import { echoesShardInfo, shardSelectionOf } from "./shard-selector.ts";
 import type { ShardSelection } from "./shard-selector.ts";
 
 /**
@@ -121,8 +121,9 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
     // storage and would include objects a selector does not match, so it stays unset).
     if (match === SELECT_ALL) metadata.remainingItemCount = remaining;
   }
-  // KEP-5866: the applied selector, so a client can tell a filtered list from an ignored parameter.
-  if (shard) metadata.shardInfo = { selector: shard.selector };
+  // KEP-5866: the applied selector, so a client can tell a filtered list from an ignored
+  // parameter (kube-apiserver v1.36.2 echoes it for built-in kinds only: see ShardInfoEcho).
+  if (shard && echoesShardInfo(ctx, r.type)) metadata.shardInfo = { selector: shard.selector };
   const head = JSON.stringify({ kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata });
   const body = `${head.slice(0, -1)},"items":[${items.map((o) => renderView(r.type, o)).join(",")}]}`;
   sendJson(r.res, 200, body);

@@ -3,10 +3,14 @@
  * with the `ShardedListAndWatch` feature gate): only objects whose FNV-1a 64 hash of
  * `metadata.uid` or `metadata.namespace` falls in the selector's ranges. With the feature off
  * (`LocalCluster.start({ shardedListWatch: false })`) the parameter is ignored, as an API
- * server without the feature ignores an unknown query parameter.
+ * server without the feature ignores an unknown query parameter. Lists echo the applied
+ * selector in `metadata.shardInfo` for every kind, or, with `shardInfoEcho: "built-in"`, for
+ * built-in kinds only, as kube-apiserver v1.36.2 does (it filters custom resources without
+ * echoing).
  */
 import type { ApiContext } from "./api-context.ts";
 import type { StoredObject } from "./object-store.ts";
+import type { ResourceType } from "./resource-type.ts";
 import { badRequest } from "./status.ts";
 import { InvalidSelectorError } from "../util/selector-error.ts";
 import { fnv1a64, formatShardSelector, parseShardSelector } from "../util/shard-range.ts";
@@ -51,6 +55,38 @@ export function shardSelectionOf(ctx: ApiContext, query: URLSearchParams): Shard
       return ranges.some((r) => h >= r.start && h < r.end);
     },
   };
+}
+
+/**
+ * Which kinds' filtered lists carry `metadata.shardInfo`: `"all"`, or `"built-in"` only (custom
+ * resources are filtered without it, as by kube-apiserver v1.36.2).
+ */
+export type ShardInfoEcho = "all" | "built-in";
+
+/** The sharding settings of a LocalCluster (see `LocalClusterOptions`). */
+export interface ShardingSettings {
+  shardedListWatch?: boolean | undefined;
+  shardInfoEcho?: ShardInfoEcho | undefined;
+}
+
+/**
+ * Checks sharding settings given to `where` (`LocalCluster.start`, `setSharding`).
+ *
+ * @throws {TypeError} naming the field and the values it takes.
+ */
+export function checkShardingSettings(where: string, s: ShardingSettings): void {
+  if (s.shardedListWatch !== undefined && typeof s.shardedListWatch !== "boolean") {
+    throw new TypeError(`${where}: shardedListWatch must be true or false, got ${JSON.stringify(s.shardedListWatch)}`);
+  }
+  if (s.shardInfoEcho !== undefined && s.shardInfoEcho !== "all" && s.shardInfoEcho !== "built-in") {
+    throw new TypeError(`${where}: shardInfoEcho must be "all" (every kind's filtered list carries metadata.shardInfo) or "built-in" ` +
+      `(custom resources' do not, as kube-apiserver v1.36.2), got ${JSON.stringify(s.shardInfoEcho)}`);
+  }
+}
+
+/** Whether a list of `type` filtered by a shard selector carries `metadata.shardInfo`. */
+export function echoesShardInfo(ctx: ApiContext, type: ResourceType): boolean {
+  return ctx.shardInfoEcho === "all" || type.builtin;
 }
 
 const uidHashes = new WeakMap<StoredObject, bigint>();

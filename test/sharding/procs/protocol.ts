@@ -47,7 +47,7 @@ export interface InformerStats {
   kind: string;
   objects: number;
   events: number;
-  shardFiltering: "server" | "client" | null;
+  shardFiltering: "server" | "unconfirmed" | "client" | null;
   shardSelector: string | null;
   labelSelector: string | null;
 }
