@@ -1,9 +1,12 @@
 /**
  * `operator-runtime gen types CRD.yaml… [--out DIR]`: TypeScript types and kind handles for
  * the custom resources of CustomResourceDefinition files. The pieces live in `crd-types/`:
- * reading CRDs (`crd-source.ts`), their schemas as JSON schema (`structural-schema.ts`), one
- * CRD's declarations (`kind-declarations.ts`) and the module (`types-module.ts`);
- * json-schema-to-typescript writes the interfaces.
+ * reading CRDs (`crd-source.ts`) and refusing what no CRD may hold (`schema-checks.ts`), their
+ * schemas as JSON schema (`structural-schema.ts`), one CRD's declarations
+ * (`kind-declarations.ts`) and the module (`types-module.ts`); json-schema-to-typescript writes
+ * the interfaces (`schema-compiler.ts`), and CRD text is escaped where it lands
+ * (`untrusted-text.ts`). A CRD is untrusted data: no reference in it is followed, nothing is
+ * read or fetched for it, and none of its text can end a comment or a string.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -12,8 +15,8 @@ import type { CrdSource } from "./crd-types/crd-source.ts";
 import { readCrdFile } from "./crd-types/crd-source.ts";
 import { CrdTypesError } from "./crd-types/crd-types-error.ts";
 import { kindDeclarations } from "./crd-types/kind-declarations.ts";
-import type { CompileSchema } from "./crd-types/declaration.ts";
 import type { KindDeclarations } from "./crd-types/kind-declarations.ts";
+import { schemaCompiler } from "./crd-types/schema-compiler.ts";
 import { typesModule } from "./crd-types/types-module.ts";
 import type { GenCommand } from "./gen.ts";
 import { UsageError } from "./usage-error.ts";
@@ -36,7 +39,9 @@ adds its name with its first letter and each letter after a digit upper-cased (v
 PinotV1Alpha1, PinotV1Alpha1Spec, ...). A schema with top-level fields besides spec and status
 (data, ...) gets <Kind>Resource, the whole object, and a kindFromModel handle. A file may hold
 several YAML documents, or a List; documents that are not CRDs are skipped, with a note on
-stderr.
+stderr. A CRD is read as untrusted data: a $ref anywhere in a schema is refused (Kubernetes
+forbids it; gen types never reads a file or fetches a URL for one), and its text (field
+names, descriptions, enum values) is escaped wherever it lands in the generated code.
 
 options:
   --out DIR   write one module per CRD, DIR/<plural>.<group>.ts (replacing it), and print each
@@ -44,7 +49,7 @@ options:
   -h, --help  print this help
 
 Exit codes: 0 done, 1 a file could not be read or holds no usable CRD (names the API server
-would refuse included), 2 a bad command line.`;
+would refuse and a $ref included; one line naming the file and the field), 2 a bad command line.`;
 
 /** What `gen types` was asked to do. */
 export interface GenTypesOptions {
@@ -81,25 +86,6 @@ export function parseGenTypesArgs(args: readonly string[]): GenTypesOptions | un
   if (positionals.length === 0) throw new UsageError("gen types needs at least one CRD file");
   if (values.out === "") throw new UsageError("--out needs a folder");
   return { files: positionals, ...(values.out !== undefined ? { out: values.out } : {}) };
-}
-
-/** json-schema-to-typescript with the options every generated declaration shares. */
-async function schemaCompiler(): Promise<CompileSchema> {
-  // Loaded here: `--help` and bad command lines do not pay for it (it loads prettier).
-  const { compile } = await import("json-schema-to-typescript");
-  return (schema, name) =>
-    compile(schema, name, {
-      bannerComment: "",
-      // A structural schema's object has only its properties; toJsonSchema says when it keeps more.
-      additionalProperties: false,
-      unknownAny: true,
-      // minItems/maxItems validate; they do not make tuples.
-      ignoreMinAndMaxItems: true,
-      maxItems: -1,
-      enableConstEnums: false,
-      format: true,
-      style: { printWidth: 120, tabWidth: 2, useTabs: false, semi: true, singleQuote: false, trailingComma: "all", bracketSpacing: true },
-    });
 }
 
 /**

@@ -318,7 +318,7 @@ describe("operator-runtime gen types", () => {
     assert.equal(r.code, 0, r.stderr);
     const spec = /export interface WidgetSpec \{[\s\S]*?\n\}/.exec(r.stdout)?.[0] ?? "";
     assert.match(r.stdout, /\/\*\*\n \* What the widget should be\.\n \*\/\nexport interface WidgetSpec \{/);
-    assert.match(spec, /\/\*\*\n {3}\* How big, in \* \/ units\.\n {3}\* At least 1\.\n {3}\*\/\n {2}size: number;/);
+    assert.match(spec, /\/\*\*\n {3}\* How big, in \*\\\/ units\.\n {3}\* At least 1\.\n {3}\*\/\n {2}size: number;/);
     assert.match(spec, /\* @defaultValue `"red"`\n {3}\*\/\n {2}color\?: "red" \| "green" \| "blue";/);
     assert.match(spec, /\n {2}port\?: number \| string;/);
     assert.match(spec, /\n {2}note\?: string \| null;/);

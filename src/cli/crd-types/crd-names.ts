@@ -3,6 +3,8 @@
  * group, plural, kind and version names `gen types` puts into file names and TypeScript names.
  */
 
+import { quoted } from "./untrusted-text.ts";
+
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -42,19 +44,19 @@ export function checkCrdNames(names: CrdNames): string[] {
   const problems: string[] = [];
   const { group, plural, kind } = names;
   if (group.length > 253 || !DNS1123_SUBDOMAIN.test(group)) {
-    problems.push(`spec.group "${group}" is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', at most 253 characters)`);
+    problems.push(`spec.group ${quoted(group)} is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', at most 253 characters)`);
   } else if (!group.includes(".")) {
-    problems.push(`spec.group "${group}" must be a domain with at least one dot, such as ${group}.example.com`);
+    problems.push(`spec.group ${quoted(group)} must be a domain with at least one dot, such as ${group}.example.com`);
   }
-  if (!isDns1035Label(plural)) problems.push(`spec.names.plural "${plural}" is not a DNS-1035 label (${LABEL_RULE})`);
+  if (!isDns1035Label(plural)) problems.push(`spec.names.plural ${quoted(plural)} is not a DNS-1035 label (${LABEL_RULE})`);
   if (!/^[-A-Za-z0-9]+$/.test(kind) || !isDns1035Label(kind.toLowerCase())) {
-    problems.push(`spec.names.kind "${kind}" is not a valid kind (a DNS-1035 label in mixed case: letters, digits and '-', starting with a letter, ending with a letter or digit, at most 63 characters)`);
+    problems.push(`spec.names.kind ${quoted(kind)} is not a valid kind (a DNS-1035 label in mixed case: letters, digits and '-', starting with a letter, ending with a letter or digit, at most 63 characters)`);
   }
   names.versions.forEach((version, i) => {
-    if (!isDns1035Label(version)) problems.push(`spec.versions[${i}].name "${version}" is not a DNS-1035 label (${LABEL_RULE})`);
+    if (!isDns1035Label(version)) problems.push(`spec.versions[${i}].name ${quoted(version)} is not a DNS-1035 label (${LABEL_RULE})`);
   });
   const expected = `${plural}.${group}`;
-  if (names.name === undefined) problems.push(`metadata.name is missing: it must be spec.names.plural.spec.group, "${expected}"`);
-  else if (names.name !== expected) problems.push(`metadata.name "${names.name}" must be spec.names.plural.spec.group, "${expected}"`);
+  if (names.name === undefined) problems.push(`metadata.name is missing: it must be spec.names.plural.spec.group, ${quoted(expected)}`);
+  else if (names.name !== expected) problems.push(`metadata.name ${quoted(names.name)} must be spec.names.plural.spec.group, ${quoted(expected)}`);
   return problems;
 }

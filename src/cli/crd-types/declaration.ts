@@ -4,8 +4,11 @@
  * `K8SGPT`) and stumbles over fields named after `Object.prototype` members, so it is given
  * placeholders, and the real names are put back into what it writes.
  */
+import { createHash } from "node:crypto";
 import type { JSONSchema } from "json-schema-to-typescript";
 import { isJsonObject } from "./crd-source.ts";
+import { CrdTypesError } from "./crd-types-error.ts";
+import { escapeLineSeparators, printable } from "./untrusted-text.ts";
 
 /** Compiles a JSON schema into a TypeScript declaration named `name` (json-schema-to-typescript). */
 export type CompileSchema = (schema: JSONSchema, name: string) => Promise<string>;
@@ -37,9 +40,11 @@ interface Placeholders {
  * given). Fields named after `Object.prototype` members keep their names; an optional one named
  * after a member of TypeScript's `Object` interface (`constructor`, `toString`, `valueOf`, …) is
  * typed as declared or as that member (`string | globalThis.Object["constructor"]`), since
- * TypeScript gives every object that member.
+ * TypeScript gives every object that member. Raw U+2028 and U+2029 (which can only stand in
+ * string literals, from enum values or quoted field names) are written as escapes.
  *
- * @throws {Error} when the library declares anything but the one declaration (a bug here).
+ * @throws {CrdTypesError} naming `origin` and `name` when the library fails on the schema or
+ *   declares anything but the one declaration (a bug here, never a stack trace).
  * @example
  * ```ts
  * await declaration(compile, { type: "object", properties: { size: { type: "string" } } }, "K8sGPTSpec", "crds/k8sgpt.yaml");
@@ -48,17 +53,25 @@ interface Placeholders {
  */
 export async function declaration(compile: CompileSchema, schema: JSONSchema, name: string, origin: string): Promise<string> {
   const text = JSON.stringify(schema);
-  let prefix = "__field";
-  while (text.includes(prefix)) prefix += "_";
+  // A prefix no name in the schema holds: "__field", or with the schema's own hash when a name
+  // holds that (a fixed length, so a CRD cannot make it long or make the search slow).
+  const prefix = text.includes("__field") ? `__field_${createHash("sha256").update(text).digest("hex").slice(0, 16)}_` : "__field";
   const placeholders: Placeholders = { prefix, fields: new Map() };
-  const code = (await compile(withPlaceholders(schema, placeholders), PLACEHOLDER_NAME)).trim();
+  let compiled: string;
+  try {
+    compiled = await compile(withPlaceholders(schema, placeholders), PLACEHOLDER_NAME);
+  } catch (err) {
+    const reason = printable(String((err as Error).message ?? err).split("\n")[0] ?? "");
+    throw new CrdTypesError(`${origin}: json-schema-to-typescript cannot type ${name}: ${reason}`, { cause: err });
+  }
+  const code = escapeLineSeparators(compiled.trim());
   const declared = [...code.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
   if (declared.length !== 1 || declared[0] !== PLACEHOLDER_NAME) {
-    throw new Error(`${origin}: json-schema-to-typescript declared ${declared.join(", ") || "nothing"} for ${name}`);
+    throw new CrdTypesError(`${origin}: json-schema-to-typescript declared ${declared.join(", ") || "nothing"} for ${name} (a bug in gen types)`);
   }
   const named = code.replace(new RegExp(`^export (interface|type) ${PLACEHOLDER_NAME}\\b`, "m"), `export $1 ${name}`);
   const restored = named.replace(new RegExp(`^( *)(${prefix}\\d+)(?=\\??:)`, "gm"), (_m, indent: string, p: string) => `${indent}${placeholders.fields.get(p)}`);
-  if (restored.includes(prefix)) throw new Error(`${origin}: json-schema-to-typescript wrote a field of ${name} where it was not expected`);
+  if (restored.includes(prefix)) throw new CrdTypesError(`${origin}: json-schema-to-typescript wrote a field of ${name} where it was not expected (a bug in gen types)`);
   return restored;
 }
 

@@ -10,6 +10,7 @@ import { declaration } from "./declaration.ts";
 import type { CompileSchema } from "./declaration.ts";
 import { RUNTIME } from "./runtime-import.ts";
 import { toJsonSchema } from "./structural-schema.ts";
+import { commentText } from "./untrusted-text.ts";
 
 /** The declarations of one CRD. */
 export interface KindDeclarations {
@@ -40,9 +41,9 @@ const versionSuffix = (version: string): string =>
     .replace(/\d[a-z]/g, (m) => m.toUpperCase())
     .replace(/^[a-z]/, (c) => c.toUpperCase());
 
-/** Text for a `/** … *\/` comment: every line prefixed, and no early `*\/`. */
+/** Text for a `/** … *\/` comment: every line prefixed, and no early `*\/` (see {@link commentText}). */
 function tsdoc(lines: readonly string[]): string {
-  const body = lines.join("\n").replaceAll("*/", "*\\/").split("\n");
+  const body = commentText(lines.join("\n")).split("\n");
   return ["/**", ...body.map((l) => (l === "" ? " *" : ` * ${l}`)), " */"].join("\n");
 }
 
@@ -141,9 +142,11 @@ async function versionDeclarations(
     const resourceName = `${name}Resource`;
     const resource: JSONSchema = {
       type: "object",
-      description:
+      // The field names come from the CRD: as comment text, none can end the comment.
+      description: commentText(
         `The whole \`${apiVersion}\` ${crd.kind} object` +
-        `${extras.length > 0 ? `, with ${extras.join(", ")} at the top level` : ""}${spec === undefined ? "; its schema has no spec" : ""}.`,
+          `${extras.length > 0 ? `, with ${extras.join(", ")} at the top level` : ""}${spec === undefined ? "; its schema has no spec" : ""}.`,
+      ),
       properties: Object.fromEntries([
         ["apiVersion", { type: "string" }],
         ["kind", { type: "string" }],

@@ -6,6 +6,7 @@ import type { JSONSchema } from "json-schema-to-typescript";
 import { isJsonObject } from "./crd-source.ts";
 import type { JsonObject } from "./crd-source.ts";
 import { RUNTIME } from "./runtime-import.ts";
+import { commentText } from "./untrusted-text.ts";
 
 const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
 
@@ -21,7 +22,8 @@ const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
  *   `metadata?: runtime.ObjectMeta`;
  * - a node without a type (that does not preserve fields) is any value, `unknown`;
  * - `enum` stays (a union of literals), `nullable: true` stays (`| null`), `description`
- *   stays (TSDoc) and a `default` is added to it as `@defaultValue`;
+ *   stays (TSDoc, escaped by {@link commentText}: it cannot end the comment) and a `default`
+ *   is added to it as `@defaultValue`;
  * - validation-only keywords (`allOf`/`anyOf`/`oneOf`/`not`, `pattern`, bounds, `format`,
  *   `x-kubernetes-validations`, list and map types) and `title` (which would make a named
  *   declaration) are dropped.
@@ -86,10 +88,10 @@ function objectSchema(node: JsonObject): JSONSchema {
   return out;
 }
 
-/** The node's description with its default as a TSDoc `@defaultValue`, or undefined for neither. */
+/** The node's description with its default as a TSDoc `@defaultValue`, as comment text; undefined for neither. */
 function describe(node: JsonObject): string | undefined {
   const parts: string[] = [];
   if (typeof node["description"] === "string" && node["description"].trim() !== "") parts.push(node["description"].trim());
   if (node["default"] !== undefined) parts.push(`@defaultValue \`${JSON.stringify(node["default"])}\``);
-  return parts.length > 0 ? parts.join("\n\n") : undefined;
+  return parts.length > 0 ? commentText(parts.join("\n\n")) : undefined;
 }
