@@ -7,6 +7,10 @@ import type { KindBuilder } from "./kind-builder.ts";
 import { checkDataMap, checkDataSize, checkDisjointKeys, checkImmutableFlag } from "./config-data.ts";
 import { sameJson } from "./json.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
+import { nameRuleOf } from "../src/util/name-rules.ts";
+
+/** The rule kube-apiserver applies to the name (see `nameRuleOf`). */
+const NAME_RULE = nameRuleOf("", "ConfigMap");
 
 /**
  * Rules for `v1` ConfigMaps, reconciled in the `config` phase (before the workloads that hash them).
@@ -34,7 +38,7 @@ export const configMapBuilder: KindBuilder = {
   validate(obj: KubeObject): BuilderValidationError[] {
     const p = problemsFor(obj, "ConfigMap");
     checkKind(p, obj, "v1", "ConfigMap");
-    checkMetadata(p, obj, "subdomain");
+    checkMetadata(p, obj, NAME_RULE);
     const data = checkDataMap(p, "data", obj.data, "string");
     const binary = checkDataMap(p, "binaryData", obj.binaryData, "base64");
     checkDisjointKeys(p, "data", data.keys, "binaryData", binary.keys);

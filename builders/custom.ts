@@ -6,6 +6,7 @@ import type { BuilderValidationError } from "../src/errors.ts";
 import type { KindBuilder } from "./kind-builder.ts";
 import type { Problems } from "./validation.ts";
 import { checkKind, checkMetadata, dns1123Label, dns1123Subdomain, problemsFor } from "./validation.ts";
+import { groupOf, nameRuleOf } from "../src/util/name-rules.ts";
 
 const CAMEL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 
@@ -16,11 +17,11 @@ const CAMEL_CASE = /^[A-Z][A-Za-z0-9]*$/;
  *
  * Validation: `apiVersion` present as `group/version` (a DNS-1123 subdomain group and a
  * DNS-1123 label version; a bare `v1` is accepted for core kinds that reach this fallback);
- * `kind` present and CamelCase; both equal to the ones given here; `metadata.name` a DNS-1123
- * subdomain; namespace, labels and annotations as for every kind.
- *
- * Caveat: a few built-in kinds accept names outside DNS-1123 (RBAC roles such as
- * `system:controller:x`); they are refused here.
+ * `kind` present and CamelCase; both equal to the ones given here; `metadata.name` by the rule
+ * kube-apiserver applies to the kind (`nameRuleOf`): a DNS-1123 subdomain for custom resources
+ * and most built-in kinds, a DNS-1035 label for a Service, a DNS-1123 label for a Namespace or
+ * a StatefulSet, a path segment for the RBAC kinds (so `system:controller:x` is accepted);
+ * namespace, labels and annotations as for every kind.
  *
  * @example
  * ```ts
@@ -41,7 +42,9 @@ export function customObject(apiVersion: string, kind: string): KindBuilder {
       checkApiVersion(p, obj.apiVersion);
       checkKindName(p, obj.kind);
       if (p.list.length === 0) checkKind(p, obj, apiVersion, kind);
-      checkMetadata(p, obj, "subdomain");
+      // Without a usable apiVersion (already a problem) no built-in group matches: the default rule.
+      const group = typeof obj.apiVersion === "string" && obj.apiVersion !== "" ? groupOf(obj.apiVersion) : "(unknown)";
+      checkMetadata(p, obj, nameRuleOf(group, typeof obj.kind === "string" && obj.kind !== "" ? obj.kind : kind || "Object"));
       return p.list;
     },
   };

@@ -9,8 +9,12 @@ import { checkWorkloadSpec } from "./pod-template.ts";
 import { selectorChanged } from "./selector.ts";
 import { generationLag, specReplicas, statusCount } from "./rollout.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
+import { nameRuleOf } from "../src/util/name-rules.ts";
 
 const STRATEGIES = ["RollingUpdate", "Recreate"];
+
+/** The rule kube-apiserver applies to the name (see `nameRuleOf`). */
+const NAME_RULE = nameRuleOf("apps", "Deployment");
 
 /**
  * Rules for `apps/v1` Deployments, reconciled in the `workload` phase.
@@ -43,7 +47,7 @@ export const deploymentBuilder: KindBuilder = {
   validate(obj: KubeObject): BuilderValidationError[] {
     const p = problemsFor(obj, "Deployment");
     checkKind(p, obj, "apps/v1", "Deployment");
-    checkMetadata(p, obj, "subdomain");
+    checkMetadata(p, obj, NAME_RULE);
     checkWorkloadSpec(p, obj);
     const type = at(obj, "spec", "strategy", "type");
     if (type !== undefined && !STRATEGIES.includes(type as string)) {

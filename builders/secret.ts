@@ -8,6 +8,7 @@ import { checkDataMap, checkDataSize, checkDisjointKeys, checkImmutableFlag } fr
 import { isRecord, jsonType, keyPath, sameJson } from "./json.ts";
 import type { Problems } from "./validation.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
+import { nameRuleOf } from "../src/util/name-rules.ts";
 import { setMember } from "../src/util/own-member.ts";
 
 /** Keys the API server requires for the built-in Secret types (any one of each inner list). */
@@ -18,6 +19,9 @@ const REQUIRED_KEYS: Record<string, string[][]> = {
   "kubernetes.io/basic-auth": [["username", "password"]],
   "kubernetes.io/ssh-auth": [["ssh-privatekey"]],
 };
+
+/** The rule kube-apiserver applies to the name (see `nameRuleOf`). */
+const NAME_RULE = nameRuleOf("", "Secret");
 
 /**
  * Rules for `v1` Secrets, reconciled in the `config` phase. Messages name keys, never values.
@@ -46,7 +50,7 @@ export const secretBuilder: KindBuilder = {
   validate(obj: KubeObject): BuilderValidationError[] {
     const p = problemsFor(obj, "Secret");
     checkKind(p, obj, "v1", "Secret");
-    checkMetadata(p, obj, "subdomain");
+    checkMetadata(p, obj, NAME_RULE);
     const data = checkDataMap(p, "data", obj.data, "base64");
     const stringData = checkDataMap(p, "stringData", obj.stringData, "string");
     checkDisjointKeys(p, "data", data.keys, "stringData", stringData.keys);

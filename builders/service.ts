@@ -8,14 +8,19 @@ import { at, isRecord, jsonType } from "./json.ts";
 import type { JsonRecord } from "./json.ts";
 import type { Problems } from "./validation.ts";
 import { checkDnsName, checkKind, checkLabels, checkMetadata, ianaServiceName, portNumber, problemsFor } from "./validation.ts";
+import { nameRuleOf } from "../src/util/name-rules.ts";
 
 const TYPES = ["ClusterIP", "NodePort", "LoadBalancer", "ExternalName"];
 const PROTOCOLS = ["TCP", "UDP", "SCTP"];
 
+/** The rule kube-apiserver applies to the name (see `nameRuleOf`). */
+const NAME_RULE = nameRuleOf("", "Service");
+
 /**
  * Rules for `v1` Services, reconciled in the `service` phase (after the workloads they expose).
  *
- * Validation: `metadata.name` a DNS-1123 label (it becomes a DNS name); `spec.type` one of
+ * Validation: `metadata.name` a DNS-1035 label (it becomes a DNS name, so it starts with a
+ * letter: `9cache` is refused, as kube-apiserver refuses it); `spec.type` one of
  * ClusterIP, NodePort, LoadBalancer, ExternalName; an ExternalName service has a DNS-1123
  * subdomain `externalName`; at least one port unless the service is headless
  * (`clusterIP: None`) or ExternalName; each port 1–65535 with protocol TCP, UDP or SCTP; with
@@ -42,7 +47,7 @@ export const serviceBuilder: KindBuilder = {
   validate(obj: KubeObject): BuilderValidationError[] {
     const p = problemsFor(obj, "Service");
     checkKind(p, obj, "v1", "Service");
-    checkMetadata(p, obj, "label");
+    checkMetadata(p, obj, NAME_RULE);
     const spec = obj.spec;
     if (!isRecord(spec)) {
       p.add("spec", spec === undefined ? "is required" : `is ${jsonType(spec)}`, "set spec with ports and a selector");

@@ -11,15 +11,20 @@ import { selectorChanged } from "./selector.ts";
 import { generationLag, specReplicas, statusCount } from "./rollout.ts";
 import type { Problems } from "./validation.ts";
 import { checkDnsName, checkKind, checkMetadata, problemsFor } from "./validation.ts";
+import { nameRuleOf } from "../src/util/name-rules.ts";
 
 const POLICIES = ["OrderedReady", "Parallel"];
 const STRATEGIES = ["RollingUpdate", "OnDelete"];
 
+/** The rule kube-apiserver applies to the name (see `nameRuleOf`). */
+const NAME_RULE = nameRuleOf("apps", "StatefulSet");
+
 /**
  * Rules for `apps/v1` StatefulSets, reconciled in the `workload` phase.
  *
- * Validation: everything {@link deploymentBuilder} checks of the selector and pod template,
- * plus: `spec.serviceName` (recommended for stable pod DNS names, not required) a DNS-1123
+ * Validation: `metadata.name` a DNS-1123 label (no dots, at most 63 characters: kube-apiserver
+ * requires it, as the Pods' hostnames are made from it); everything {@link deploymentBuilder}
+ * checks of the selector and pod template, plus: `spec.serviceName` (recommended for stable pod DNS names, not required) a DNS-1123
  * label when set; each `spec.volumeClaimTemplates` entry with a unique DNS-1123 label name,
  * access modes and `resources.requests.storage`; no pod volume named like a claim template;
  * `podManagementPolicy` OrderedReady or Parallel; `updateStrategy.type` RollingUpdate or
@@ -52,7 +57,7 @@ export const statefulSetBuilder: KindBuilder = {
   validate(obj: KubeObject): BuilderValidationError[] {
     const p = problemsFor(obj, "StatefulSet");
     checkKind(p, obj, "apps/v1", "StatefulSet");
-    checkMetadata(p, obj, "subdomain");
+    checkMetadata(p, obj, NAME_RULE);
     const claimNames = checkClaimTemplates(p, at(obj, "spec", "volumeClaimTemplates"));
     checkWorkloadSpec(p, obj, { claimNames });
     const spec = isRecord(obj.spec) ? obj.spec : {};

@@ -7,8 +7,12 @@ import type { KindBuilder } from "./kind-builder.ts";
 import { checkClaimSpec, storageRequest } from "./claim-spec.ts";
 import { at, sameJson } from "./json.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
+import { nameRuleOf } from "../src/util/name-rules.ts";
 
 export { parseQuantity } from "./quantity.ts";
+
+/** The rule kube-apiserver applies to the name (see `nameRuleOf`). */
+const NAME_RULE = nameRuleOf("", "PersistentVolumeClaim");
 
 /**
  * Rules for `v1` PersistentVolumeClaims, reconciled in the `storage` phase (before the
@@ -48,7 +52,7 @@ export const storageBuilder: KindBuilder = {
   validate(obj: KubeObject): BuilderValidationError[] {
     const p = problemsFor(obj, "PersistentVolumeClaim");
     checkKind(p, obj, "v1", "PersistentVolumeClaim");
-    checkMetadata(p, obj, "subdomain");
+    checkMetadata(p, obj, NAME_RULE);
     checkClaimSpec(p, "spec", obj.spec);
     return p.list;
   },

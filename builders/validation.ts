@@ -1,8 +1,11 @@
 /**
- * Shared checks of the per-kind builders: DNS-1123 names, labels, metadata, and the `problem` helper.
+ * Shared checks of the per-kind builders: object names (by the kind's rule in
+ * `src/util/name-rules.ts`), DNS-1123 names, labels, metadata, and the `problem` helper.
  */
 import { BuilderValidationError } from "../src/errors.ts";
 import type { KubeObject } from "../src/client/types.ts";
+import { describeNameRule, nameProblem, suggestNameFor } from "../src/util/name-rules.ts";
+import type { NameRule } from "../src/util/name-rules.ts";
 import { isRecord, jsonType, keyPath } from "./json.ts";
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -221,15 +224,45 @@ export function checkLabels(p: Problems, field: string, labels: unknown): void {
 }
 
 /**
- * The metadata checks common to every kind: a name (by `nameRule`), a DNS-1123 label
- * namespace, valid labels, and annotation keys with string values.
+ * Checks `metadata.name` against the rule kube-apiserver applies to the object's kind (see
+ * `nameRuleOf`): the problem names the rule, why the name breaks it, and a name that fits.
  *
  * @example
  * ```ts
- * checkMetadata(p, obj, "subdomain");
+ * checkObjectName(p, "9cache", nameRuleOf("", "Service"));
+ * // Service/9cache: metadata.name: "9cache" must be a DNS-1035 label (…) because kube-apiserver
+ * // requires it for Services …; it starts with "9", not a lower-case letter. Fix: rename it, e.g. "svc-9cache"
  * ```
  */
-export function checkMetadata(p: Problems, obj: KubeObject, nameRule: "label" | "subdomain"): void {
+export function checkObjectName(p: Problems, name: unknown, rule: NameRule): boolean {
+  const must = `must be ${describeNameRule(rule)} because kube-apiserver requires it for ${plural(rule.kind)}${rule.because ? ` (${rule.because})` : ""}`;
+  if (typeof name !== "string") {
+    p.add("metadata.name", `is ${jsonType(name)}, not a string; it ${must}`, 'set metadata.name to a string, e.g. "my-app"');
+    return false;
+  }
+  const why = nameProblem(rule, name);
+  if (why === undefined) return true;
+  p.add("metadata.name", `${JSON.stringify(name)} ${must}; it ${why}`, `rename it, e.g. ${JSON.stringify(suggestNameFor(rule, name))}`);
+  return false;
+}
+
+function plural(kind: string): string {
+  if (/(s|x|ch|sh)$/.test(kind)) return `${kind}es`;
+  if (/[^aeiou]y$/.test(kind)) return `${kind.slice(0, -1)}ies`;
+  return `${kind}s`;
+}
+
+/**
+ * The metadata checks common to every kind: a name (by the kind's `nameRule`, see
+ * `nameRuleOf`), a DNS-1123 label namespace, valid labels, and annotation keys with string
+ * values.
+ *
+ * @example
+ * ```ts
+ * checkMetadata(p, obj, nameRuleOf("", "ConfigMap"));
+ * ```
+ */
+export function checkMetadata(p: Problems, obj: KubeObject, nameRule: NameRule): void {
   const meta = obj.metadata;
   if (meta !== undefined && !isRecord(meta)) {
     p.add("metadata", `is ${jsonType(meta)}`, "make metadata an object with at least a name");
@@ -240,9 +273,9 @@ export function checkMetadata(p: Problems, obj: KubeObject, nameRule: "label" | 
     const why = meta?.generateName
       ? "is required; generateName is not supported because the Builder applies objects by name"
       : "is required";
-    p.add("metadata.name", why, `set metadata.name to a DNS-1123 ${nameRule}, e.g. "my-app"`);
+    p.add("metadata.name", why, `set metadata.name to ${describeNameRule(nameRule)}, e.g. "my-app"`);
   } else {
-    checkDnsName(p, "metadata.name", name, nameRule);
+    checkObjectName(p, name, nameRule);
   }
   if (meta?.namespace !== undefined) checkDnsName(p, "metadata.namespace", meta.namespace, "label");
   checkLabels(p, "metadata.labels", meta?.labels);

@@ -15,6 +15,7 @@ import {
   configMapBuilder, customObject, deploymentBuilder, secretBuilder, serviceBuilder, statefulSetBuilder, storageBuilder,
 } from "../../builders/index.ts";
 import type { ReconcileResult } from "./reconcile-result.ts";
+import { withInvalidTerminal } from "./reconcile-result.ts";
 import { runPass } from "./reconcile-pass.ts";
 
 /** Records what the Builder does as Kubernetes Events (an `EventRecorder` fits). */
@@ -102,6 +103,18 @@ export interface BuilderOptions {
    * default: none.
    */
   component?: string;
+  /**
+   * Retry children the API server refuses as invalid (422 Invalid) like any other failure.
+   * Default false: such a child is `failed` with its `InvalidError` (and a `CreateFailed` /
+   * `UpdateFailed` Warning event naming the refused fields), and the error is terminal —
+   * `result.terminal` is true when every failure is one, and a controller that gets
+   * `new AggregateError(result.errors)` records it once (`Ready=False`, reason `InvalidSpec`)
+   * and does not run the owner again until it changes, instead of retrying with backoff a
+   * request that fails the same way each time. Set it when a 422 can clear up without the owner
+   * changing (a webhook that answers 422 while something else is missing; a Service port name
+   * another manager holds).
+   */
+  retryInvalid?: boolean;
   /** Roll workloads out one at a time, in the order they were added. Default false. */
   orderedRollout?: boolean;
   /**
@@ -206,6 +219,9 @@ export interface BuilderEntry {
  * need a namespace. For a kind added with `.object()` the scope is known only after discovery,
  * so that check rejects after the discovery reads, still before any write. A kind discovery
  * cannot find (a CRD not installed yet) is not misuse: that object is `failed` in the result.
+ * A child the API server refuses as invalid (422: a field only it checks, such as a custom
+ * resource's schema) is `failed` too, and by default terminal (`result.terminal`; see
+ * `retryInvalid`).
  *
  * Caveats: an item of ours that another manager re-keys (renames our env var, changes our
  * Service port) is re-added, and the re-keyed item is theirs now and stays; where the API
@@ -289,13 +305,13 @@ export class Builder {
   }
 
   /** Makes the cluster match; see the class doc for the flow and guarantees. */
-  reconcile(): Promise<ReconcileResult> {
-    return runPass(this.#options, this.#entries, false);
+  async reconcile(): Promise<ReconcileResult> {
+    return withInvalidTerminal(await runPass(this.#options, this.#entries, false), this.#options.retryInvalid === true);
   }
 
   /** Says what `reconcile()` would do, reading only: the same result shape, nothing written. */
-  plan(): Promise<ReconcileResult> {
-    return runPass(this.#options, this.#entries, true);
+  async plan(): Promise<ReconcileResult> {
+    return withInvalidTerminal(await runPass(this.#options, this.#entries, true), this.#options.retryInvalid === true);
   }
 
   #add(rules: KindBuilder, obj: ModelObject, options: ObjectOptions, method: string): this {

@@ -2,6 +2,8 @@
  * The outcome of a Builder pass: one entry per object, never just the last result.
  */
 import type { KindRef } from "../client/types.ts";
+import { InvalidError } from "../errors.ts";
+import { isTerminalError, markTerminal } from "../controller/terminal-errors.ts";
 
 /**
  * What happened to one object in a Builder pass (or, for `plan()`, would happen).
@@ -39,7 +41,8 @@ export interface ObjectResult extends KindRef {
  * @example
  * ```ts
  * const result: ReconcileResult = await builder.reconcile();
- * if (!result.ok) throw new AggregateError(result.errors, "children failed"); // retried with backoff
+ * // Retried with backoff; terminal (not retried until the owner changes) when result.terminal.
+ * if (!result.ok) throw new AggregateError(result.errors, "children failed");
  * return result.waitingOn ? Result.requeueAfter(5_000) : Result.done();
  * ```
  */
@@ -58,6 +61,14 @@ export interface ReconcileResult {
   readonly waitingOn?: string;
   /** The errors of failed objects. */
   readonly errors: readonly Error[];
+  /**
+   * True when objects failed and every failure is terminal: by default, the API server refused
+   * each failed object as invalid (422 Invalid, see `BuilderOptions.retryInvalid`), which the
+   * same request cannot fix. `throw new AggregateError(result.errors)` (or one of the errors) is
+   * then a terminal error for a controller: recorded once on the owner and not retried until the
+   * owner changes. False when anything else failed, or nothing did.
+   */
+  readonly terminal: boolean;
 }
 
 /** Builds a ReconcileResult from the per-object outcomes. */
@@ -65,16 +76,41 @@ export function summarize(
   objects: ObjectResult[],
   extra: { dryRun: boolean; pruneSkipped?: string | undefined; waitingOn?: string | undefined },
 ): ReconcileResult {
-  const errors = objects.filter((o) => o.action === "failed" && o.error).map((o) => o.error!);
+  const failed = objects.filter((o) => o.action === "failed");
+  const errors = failed.filter((o) => o.error).map((o) => o.error!);
   return {
     objects,
-    ok: !objects.some((o) => o.action === "failed"),
+    ok: failed.length === 0,
     changed: objects.some((o) => o.action === "created" || o.action === "updated" || o.action === "deleted"),
     dryRun: extra.dryRun,
     ...(extra.pruneSkipped ? { pruneSkipped: extra.pruneSkipped } : {}),
     ...(extra.waitingOn ? { waitingOn: extra.waitingOn } : {}),
     errors,
+    terminal: allTerminal(failed),
   };
+}
+
+/**
+ * The pass's result with each child the API server refused as invalid (a 422 `InvalidError`)
+ * marked terminal (it stays an `InvalidError`; see `isTerminalError`) and `terminal` set
+ * accordingly; with `retryInvalid` the result as it is, so those failures are retried like any
+ * other.
+ */
+export function withInvalidTerminal(result: ReconcileResult, retryInvalid: boolean): ReconcileResult {
+  if (retryInvalid) return result;
+  let marked = false;
+  for (const o of result.objects) {
+    if (o.action === "failed" && o.error instanceof InvalidError) {
+      markTerminal(o.error);
+      marked = true;
+    }
+  }
+  return marked ? { ...result, terminal: allTerminal(result.objects.filter((o) => o.action === "failed")) } : result;
+}
+
+/** Whether there are failures and each one's error is terminal. */
+function allTerminal(failed: readonly ObjectResult[]): boolean {
+  return failed.length > 0 && failed.every((o) => o.error !== undefined && isTerminalError(o.error));
 }
 
 /** `Kind/namespace/name` for messages. */

@@ -34,9 +34,15 @@ function rfc3339(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+/** What is wrong with a condition type (Kubernetes' rules), or undefined when it is valid. */
+export function conditionTypeProblem(type: string): string | undefined {
+  if (TYPE.test(type) && type.length <= 316) return undefined;
+  return `"${type}" is not a valid condition type (a CamelCase name of at most 316 characters, optionally prefixed by a DNS subdomain and "/")`;
+}
+
 function validate(c: Omit<Condition, "lastTransitionTime">): void {
   const problems: string[] = [];
-  if (!TYPE.test(c.type) || c.type.length > 316) {
+  if (conditionTypeProblem(c.type)) {
     problems.push(`type "${c.type}" is not a valid condition type. Fix: use a CamelCase name such as "Ready"`);
   }
   if (!STATUSES.has(c.status)) problems.push(`status "${c.status}" must be "True", "False" or "Unknown"`);

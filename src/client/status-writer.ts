@@ -1,5 +1,5 @@
 /** Writes a primary's status (with observedGeneration and conditions) only when it would change. */
-import { OperatorRuntimeError } from "../errors.ts";
+import { ConflictError, OperatorRuntimeError } from "../errors.ts";
 import { setCondition } from "./conditions.ts";
 import type { Condition } from "./conditions.ts";
 import type { ResourceClient } from "./resource-client.ts";
@@ -59,11 +59,17 @@ export interface WriteStatusOptions {
  */
 export interface StatusWriteResult<T extends KubeObject = KubeObject> {
   written: boolean;
-  /** The object the server answered after the write, or the given owner when nothing was written. */
+  /**
+   * The object the server answered after the write; when nothing was written, the given owner
+   * (or the object read after a conflict, which already had the status).
+   */
   object: T;
   /** The status that was (or would have been) sent. */
   status: Record<string, unknown>;
 }
+
+/** How many times {@link writeStatus} reads the object again after a conflicting conditions write. */
+const CONFLICT_ATTEMPTS = 4;
 
 /**
  * Merges `observedGeneration: owner.metadata.generation` (and the given conditions) into
@@ -71,12 +77,23 @@ export interface StatusWriteResult<T extends KubeObject = KubeObject> {
  * that patch to the owner's current `status` would change nothing (compared canonically, key
  * order ignored), in which case no request is made.
  *
- * Assumptions: `owner` is the live object as last read (from the cache or the API); its
- * `status` is what the comparison runs against. The kind has a status subresource.
+ * Assumptions: `owner` is the object as last read (from the cache or the API); its `status` is
+ * what the comparison runs against. The kind has a status subresource.
+ *
+ * Guarantees: `opts.conditions` are set by type in the list as the server holds it: conditions
+ * of other types, and their lastTransitionTime, are never lost — even when `owner` is older than
+ * the live object (a cache that has not seen another writer's status yet). Since a merge patch
+ * replaces a list whole, the write is conditional on `owner`'s resourceVersion; on a conflict,
+ * with a client that can also `get` (a `ResourceClient`), it reads the object, sets the
+ * conditions in its list again and retries (up to 4 writes). `observedGeneration` (the status's
+ * and the conditions') stays `owner`'s generation: the one the status was computed from.
+ *
  * Caveats: merge-patch semantics — fields absent from `status` are kept, send `null` to remove
- * one; lists (conditions included) are replaced whole. Conditions whose status did not change
- * keep their lastTransitionTime, so an unchanged reconcile writes nothing.
- * Errors: typed ApiError from the patch (NotFoundError when the owner is gone);
+ * one; a `status.conditions` passed in `status` replaces the list whole, unconditionally.
+ * Conditions whose status did not change keep their lastTransitionTime, so an unchanged
+ * reconcile writes nothing.
+ * Errors: typed ApiError from the patch (NotFoundError when the owner is gone; ConflictError
+ * when the conditions write kept conflicting, or conflicted with a client that has no `get`);
  * OperatorRuntimeError when the owner lacks apiVersion, kind or name, or a condition is invalid.
  *
  * @example
@@ -89,7 +106,7 @@ export interface StatusWriteResult<T extends KubeObject = KubeObject> {
  * ```
  */
 export async function writeStatus<T extends KubeObject = KubeObject>(
-  client: Pick<ResourceClient, "patchStatus">,
+  client: Pick<ResourceClient, "patchStatus"> & Partial<Pick<ResourceClient, "get">>,
   owner: T,
   status: StatusPatch<T>,
   opts: WriteStatusOptions = {},
@@ -99,9 +116,33 @@ export async function writeStatus<T extends KubeObject = KubeObject>(
   if (!apiVersion || !kind || !name) {
     throw new OperatorRuntimeError(`writeStatus: the owner needs apiVersion, kind and metadata.name (got ${kind ?? "?"} "${name ?? ""}"). Fix: pass the object as read from the API.`);
   }
-  const live = isObject(owner.status) ? owner.status : {};
+  const ref = { apiVersion, kind, name, ...(owner.metadata?.namespace ? { namespace: owner.metadata.namespace } : {}) };
   const generation = owner.metadata?.generation;
-  const desired: Record<string, unknown> = { ...(status as Record<string, unknown>) };
+  // A list computed from the owner's replaces the server's whole: only on the version it came from.
+  const merging = (opts.conditions?.length ?? 0) > 0 && !Array.isArray((status as Record<string, unknown>).conditions);
+  const patchOpts = opts.fieldManager ? { fieldManager: opts.fieldManager } : {};
+  let base: T = owner;
+  for (let attempt = 1; ; attempt++) {
+    const live = isObject(base.status) ? base.status : {};
+    const desired = desiredStatus(live, status as Record<string, unknown>, generation, opts);
+    if (canonicalJson(mergePatch(live, desired)) === canonicalJson(live)) {
+      return { written: false, object: base, status: desired };
+    }
+    const resourceVersion = merging ? base.metadata?.resourceVersion : undefined;
+    const body = resourceVersion ? { metadata: { resourceVersion }, status: desired } : { status: desired };
+    try {
+      const object = await client.patchStatus<T>(ref, body, "merge", patchOpts);
+      return { written: true, object, status: desired };
+    } catch (err) {
+      if (!resourceVersion || !(err instanceof ConflictError) || typeof client.get !== "function" || attempt >= CONFLICT_ATTEMPTS) throw err;
+      base = await client.get<T>(ref);
+    }
+  }
+}
+
+/** The status to send: `status`, `observedGeneration`, and `opts.conditions` set in the list of `live` (or of `status`). */
+function desiredStatus(live: Record<string, unknown>, status: Record<string, unknown>, generation: number | undefined, opts: WriteStatusOptions): Record<string, unknown> {
+  const desired: Record<string, unknown> = { ...status };
   if (generation !== undefined) desired.observedGeneration = generation;
   if (opts.conditions && opts.conditions.length > 0) {
     let conditions = (Array.isArray(desired.conditions) ? desired.conditions : Array.isArray(live.conditions) ? live.conditions : []) as Condition[];
@@ -110,12 +151,7 @@ export async function writeStatus<T extends KubeObject = KubeObject>(
     }
     desired.conditions = conditions;
   }
-  if (canonicalJson(mergePatch(live, desired)) === canonicalJson(live)) {
-    return { written: false, object: owner, status: desired };
-  }
-  const ref = { apiVersion, kind, name, ...(owner.metadata?.namespace ? { namespace: owner.metadata.namespace } : {}) };
-  const object = await client.patchStatus<T>(ref, { status: desired }, "merge", opts.fieldManager ? { fieldManager: opts.fieldManager } : {});
-  return { written: true, object, status: desired };
+  return desired;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

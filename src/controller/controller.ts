@@ -4,6 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Kind, KindRef, KubeObject } from "../client/types.ts";
+import type { ResourceClient } from "../client/resource-client.ts";
+import { conditionTypeProblem } from "../client/conditions.ts";
 import type { Informer } from "../cache/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
@@ -21,7 +23,7 @@ import { realClock } from "./clock.ts";
 import { runWithWriteGate } from "../client/write-gate.ts";
 import type { WriteGate } from "../client/write-gate.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
-import { TerminalErrors, isTerminalError } from "./terminal-errors.ts";
+import { TERMINAL_CONDITION_TYPE, TerminalErrors, isTerminalError } from "./terminal-errors.ts";
 import type { TerminalErrorOptions } from "./terminal-errors.ts";
 import type { ControllerAccess } from "../rbac/access.ts";
 import { bucketOfUid } from "../sharding/buckets.ts";
@@ -56,10 +58,18 @@ export interface InformerSource {
 export interface ControllerSharding {
   /**
    * Whether a reconcile of a key in `bucket` may still write (the ring's `mayReconcile`: the
-   * membership is valid and the bucket is served or draining). Checked before every write.
+   * membership is valid by the ring's own clock and the bucket is served or draining). Checked
+   * before every write, and before a key of a served bucket is dispatched: a key is not
+   * dispatched while it answers false, even before the ring has drained the bucket.
    */
   mayReconcile(bucket: number): boolean;
 }
+
+/**
+ * How long a key of a served bucket whose write gate is closed waits before it is looked at
+ * again (ms): the ring drains such a bucket at once, so the key is normally dropped then.
+ */
+const GATE_RECHECK_MS = 1000;
 
 /** The index of a sharded controller's primary informer: objects by the bucket of their UID. */
 const BUCKET_INDEX = "operator-runtime.io/bucket";
@@ -110,11 +120,30 @@ export interface ControllerOptions {
   /** How long start() waits for caches (default 2 min). */
   cacheSyncTimeoutMs?: number;
   /**
-   * Writes `Ready=False` on the primary when a reconcile fails with a terminal error (a
-   * `ResourceClient` fits; the kind needs a status subresource). Without it, terminal errors
-   * are only logged (and still not retried until the object changes).
+   * Writes the {@link ControllerOptions.terminalCondition} (`Ready=False`) on the primary when a
+   * reconcile fails with a terminal error (a `ResourceClient` fits; the kind needs a status
+   * subresource). Without it, terminal errors are only logged (and still not retried until the
+   * object changes). The write sets that one condition in the list as the server holds it (see
+   * `writeStatus`): with `get` too, as a `ResourceClient` has, a conflict with a newer status is
+   * resolved by reading it again.
    */
-  statusClient?: TerminalErrorOptions["statusClient"];
+  statusClient?: TerminalErrorOptions["statusClient"] & Partial<Pick<ResourceClient, "get">>;
+  /**
+   * The condition a terminal error sets to `False` on the primary through `statusClient`
+   * (default `"Ready"`, {@link TERMINAL_CONDITION_TYPE}), with reason `InvalidSpec` or
+   * `ReconcileFailed` and the error's message; `false` writes no condition (the Warning event
+   * and the log line remain). It is the controller's only status write: other conditions —
+   * those the reconciler wrote with `writeStatus`, say `Available`, `Progressing`, `Degraded` —
+   * are kept, with their lastTransitionTime. A later successful reconcile does not reset it:
+   * the reconciler sets it (e.g. `Ready=True`) itself.
+   *
+   * @example
+   * ```ts
+   * new Controller({ name: "dataapp", source: cache, for: { kind: DataApp }, reconcile, statusClient: client,
+   *   terminalCondition: "Reconciled" }); // Reconciled=False on a terminal error; Ready is the reconciler's
+   * ```
+   */
+  terminalCondition?: string | false;
   /** Records one Warning event on the primary per terminal error (an `EventRecorder` fits). */
   recorder?: TerminalErrorOptions["recorder"];
   /** Time of the work queue's delays and of reconcile timeouts (default `realClock`); tests pass a `ManualClock`. */
@@ -135,9 +164,10 @@ export interface ControllerOptions {
    * Set by a sharded Manager: keys are reconciled only in the buckets handed to
    * `serveBucket` (and not yet to `drainBucket`); the primary's informer should then hold
    * those buckets' objects only. A key whose primary is not cached is not reconciled (put
-   * deletion cleanup in a finalizer), and a running reconcile's writes are refused once its
-   * primary is no longer cached with the UID it was dispatched for (deleted, or re-created under
-   * the same name: the new UID's bucket may be another replica's).
+   * deletion cleanup in a finalizer); nor is a key while `sharding.mayReconcile` answers false
+   * for its bucket (it is looked at again a second later). A running reconcile's writes are
+   * refused once its primary is no longer cached with the UID it was dispatched for (deleted, or
+   * re-created under the same name: the new UID's bucket may be another replica's).
    */
   sharding?: ControllerSharding;
 }
@@ -151,7 +181,8 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
  * Guarantees: a key is reconciled by one worker at a time; events during a reconcile cause
  * exactly one more run; throws and rejections of any value are caught (never crash the process)
  * and retried with per-key backoff; terminal errors (`terminal(err)`, the Builder's validation
- * errors) are logged, set `Ready=False` and emit one Warning event on the primary (with
+ * errors) are logged, set `Ready=False` (the {@link ControllerOptions.terminalCondition}, merged
+ * into the live condition list) and emit one Warning event on the primary (with
  * `statusClient` and `recorder`), and are not run again until the primary changes (see
  * {@link TerminalErrors}); `requeueAfter` keeps the
  * earliest deadline. `stop()` drains: it waits for running reconciles; `abort()` stops at once
@@ -221,8 +252,9 @@ export class Controller implements Runnable {
     this.#log = (options.logger ?? silentLogger).child({ controller: options.name });
     const metrics = options.metrics ?? noopMetrics;
     this.#metrics = metrics.controller(options.name);
+    const conditionType = terminalConditionType(options.name, options.terminalCondition);
     this.#terminal = new TerminalErrors({
-      ...(options.statusClient ? { statusClient: options.statusClient } : {}),
+      ...(options.statusClient && conditionType !== false ? { statusClient: options.statusClient, conditionType } : {}),
       ...(options.recorder ? { recorder: options.recorder } : {}),
     });
     this.queue = new WorkQueue({ name: options.name, metrics: metrics.workQueue(options.name), ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}), ...(options.clock ? { clock: options.clock } : {}) });
@@ -481,6 +513,16 @@ export class Controller implements Runnable {
         this.queue.done(key);
         return;
       }
+      if (!this.#options.sharding.mayReconcile(bucket)) {
+        // Served, but the ring's own clock says its lease lapsed (a process that woke from a
+        // pause, before the timer that drains the bucket has run): the write gate is closed, so
+        // dispatch is too. Looked at again later: by then the bucket is drained (the key is
+        // dropped; serving it again queues it) or the lease was renewed in time (it runs).
+        this.#log.child({ key }).debug("not dispatched: the write gate of its bucket is closed", { bucket });
+        this.queue.done(key);
+        this.queue.addAfter(key, GATE_RECHECK_MS);
+        return;
+      }
       // The bucket's drain waits for all of it, the terminal error's status write and event included.
       const end = this.#track(bucket);
       try {
@@ -601,6 +643,17 @@ function boundedReconcile(
     }, timeoutMs);
   });
   return Promise.race([running, expired]).finally(() => clock.clearTimeout(timer));
+}
+
+/** The condition type of {@link ControllerOptions.terminalCondition} (checked), or false. */
+function terminalConditionType(controller: string, option: string | false | undefined): string | false {
+  if (option === false) return false;
+  if (option === undefined) return TERMINAL_CONDITION_TYPE;
+  const problem = typeof option === "string" ? conditionTypeProblem(option) : `${typeof option} is not a condition type`;
+  if (problem) {
+    throw new OperatorRuntimeError(`controller ${controller}: terminalCondition: ${problem}. Fix: pass a condition type such as "Ready", or false to write none`);
+  }
+  return option;
 }
 
 /** The request for an object itself. */

@@ -6,7 +6,7 @@
 import type { KubeObject } from "../client/types.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import { writeStatus } from "../client/status-writer.ts";
-import { BuilderValidationError, BuilderValidationErrors, ForbiddenError, TerminalError, isNotFound } from "../errors.ts";
+import { BuilderValidationError, BuilderValidationErrors, ForbiddenError, InvalidError, TerminalError, isNotFound } from "../errors.ts";
 import type { EventRecorder } from "../events/event-recorder.ts";
 import { describeThrown } from "../log/safe-value.ts";
 
@@ -16,33 +16,105 @@ export const TERMINAL_CONDITION_TYPE = "Ready";
 /** Longest message written to the condition (the event note is cut shorter by the recorder). */
 const MAX_MESSAGE = 4096;
 
+/** Errors marked terminal without changing their type (a Builder child refused as invalid). */
+const marked = new WeakSet<object>();
+/** Errors already recorded as a Warning event, by the UID of the object the event is about. */
+const reported = new WeakMap<object, string>();
+
 /**
- * Whether a thrown value is terminal: a `terminal(err)` (`TerminalError`), or the Builder's
- * validation errors (`BuilderValidationErrors`, `BuilderValidationError`) — the spec that caused
- * them will not fix itself, so retrying is pointless until the object changes. Never throws.
+ * Marks `err` terminal for {@link isTerminalError} while it keeps its class (an `InvalidError`
+ * stays one, for `instanceof` checks). The Builder marks the 422 Invalid answers of its
+ * children this way unless `retryInvalid` is set.
+ */
+export function markTerminal(err: Error): void {
+  marked.add(err);
+}
+
+/**
+ * Notes that a Warning event about the object with `uid` already tells `err` (the Builder's
+ * `CreateFailed`/`UpdateFailed`): a terminal error made only of such errors records no second
+ * event on that object.
+ */
+export function markReported(err: Error, uid: string): void {
+  reported.set(err, uid);
+}
+
+/** AggregateErrors nested deeper than this are not looked into (a cycle cannot loop). */
+const MAX_DEPTH = 4;
+
+/** The errors of an AggregateError, or undefined for anything else. Never throws. */
+function aggregated(err: unknown): readonly unknown[] | undefined {
+  try {
+    return err instanceof AggregateError && Array.isArray(err.errors) ? err.errors : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The leaf errors of `err`: itself, or the errors of (nested) AggregateErrors. */
+function leaves(err: unknown, depth = 0): unknown[] {
+  const inner = depth < MAX_DEPTH ? aggregated(err) : undefined;
+  return inner ? inner.flatMap((e) => leaves(e, depth + 1)) : [err];
+}
+
+/**
+ * Whether a thrown value is terminal: a `terminal(err)` (`TerminalError`), the Builder's
+ * validation errors (`BuilderValidationErrors`, `BuilderValidationError`), the error of a
+ * Builder child the API server refused as invalid (422; see the Builder's `retryInvalid`), or
+ * an `AggregateError` whose every error is terminal — such as `new AggregateError(result.errors)`
+ * of a Builder pass whose every failure is one of those. The spec that caused them will not
+ * fix itself, so retrying is pointless until the object changes. One transient error in an
+ * AggregateError makes it retried with backoff. Never throws.
  *
  * @example
  * ```ts
  * isTerminalError(terminal(new Error("spec.replicas must be odd"))); // true
  * isTerminalError(new Error("connection reset"));                    // false
+ * if (!result.ok) throw new AggregateError(result.errors);          // terminal when result.terminal
  * ```
  */
 export function isTerminalError(err: unknown): boolean {
+  const all = leaves(err);
+  return all.length > 0 && all.every(isTerminalLeaf);
+}
+
+function isTerminalLeaf(err: unknown): boolean {
   try {
-    return err instanceof TerminalError || err instanceof BuilderValidationErrors || err instanceof BuilderValidationError;
+    return err instanceof TerminalError || err instanceof BuilderValidationErrors || err instanceof BuilderValidationError ||
+      (typeof err === "object" && err !== null && marked.has(err));
   } catch {
     return false; // a revoked proxy refuses instanceof
   }
 }
 
-/** The CamelCase reason of a terminal error: `InvalidSpec` for validation errors, else `ReconcileFailed`. */
+/**
+ * The CamelCase reason of a terminal error: `InvalidSpec` for validation errors (the Builder's,
+ * or the API server's 422 for a child), else `ReconcileFailed`.
+ */
 function reasonOf(err: unknown): string {
   try {
-    const cause = err instanceof TerminalError ? err.cause : err;
-    return cause instanceof BuilderValidationErrors || cause instanceof BuilderValidationError ? "InvalidSpec" : "ReconcileFailed";
+    const invalid = (e: unknown) => {
+      const cause = e instanceof TerminalError ? e.cause : e;
+      return cause instanceof BuilderValidationErrors || cause instanceof BuilderValidationError ||
+        (cause instanceof InvalidError && marked.has(cause));
+    };
+    return leaves(err).every(invalid) ? "InvalidSpec" : "ReconcileFailed";
   } catch {
     return "ReconcileFailed";
   }
+}
+
+/** The message of a terminal error; an AggregateError's own message is followed by its errors' (which name the fields). */
+function messageOf(err: unknown): string {
+  const inner = aggregated(err);
+  const own = describeThrown(err, MAX_MESSAGE);
+  if (!inner?.length) return own;
+  return describeThrown(`${own}: ${leaves(err).map((e) => describeThrown(e, MAX_MESSAGE)).join("; ")}`, MAX_MESSAGE);
+}
+
+/** Whether a Warning event about the object with `uid` already tells every error of `err`. */
+function alreadyReported(err: unknown, uid: string | undefined): boolean {
+  return uid !== undefined && leaves(err).every((e) => typeof e === "object" && e !== null && reported.get(e) === uid);
 }
 
 /**
@@ -56,6 +128,8 @@ function reasonOf(err: unknown): string {
 export interface TerminalErrorOptions {
   /** Writes the `Ready=False` condition to the primary's status subresource. */
   statusClient?: Pick<ResourceClient, "patchStatus">;
+  /** The condition set to False (default {@link TERMINAL_CONDITION_TYPE}). */
+  conditionType?: string;
   /** Records one Warning event on the primary. */
   recorder?: Pick<EventRecorder, "record">;
 }
@@ -70,8 +144,11 @@ export interface TerminalErrorOptions {
  * one it failed on (or the one our own status write produced). Any change to the primary (an
  * edit of its spec, labels, annotations, or another writer's status) releases the key.
  *
- * Guarantees: one condition write and one event per terminal failure of an object version;
- * our own status write does not wake the key. Errors: the status write's ApiError (the
+ * Guarantees: one condition write and one event per terminal failure of an object version —
+ * no event when a Warning event on the primary already tells each of its errors (a Builder's
+ * `CreateFailed` for a child the API server refused as invalid, when the Builder has a
+ * recorder); the condition's message is the error's, followed by an AggregateError's errors.
+ * Our own status write does not wake the key. Errors: the status write's ApiError (the
  * controller then retries with backoff, so the condition is not lost); a primary already gone
  * records nothing.
  */
@@ -98,13 +175,13 @@ export class TerminalErrors {
     const rv = primary?.metadata?.resourceVersion;
     if (!primary || rv === undefined) return;
     const reason = reasonOf(err);
-    const message = describeThrown(err, MAX_MESSAGE) || reason;
+    const message = messageOf(err) || reason;
     const versions = new Set([rv]);
     const { statusClient, recorder } = this.#options;
     if (statusClient) {
       try {
         const written = await writeStatus(statusClient, primary, {}, {
-          conditions: [{ type: TERMINAL_CONDITION_TYPE, status: "False", reason, message }],
+          conditions: [{ type: this.#options.conditionType ?? TERMINAL_CONDITION_TYPE, status: "False", reason, message }],
         });
         const after = written.object.metadata?.resourceVersion;
         if (after !== undefined) versions.add(after);
@@ -115,6 +192,7 @@ export class TerminalErrors {
       }
     }
     this.#held.set(key, versions);
-    if (recorder) await recorder.record(primary, { type: "Warning", reason, action: "Reconcile", note: message });
+    // The Builder's CreateFailed/UpdateFailed Warning already names each error's field: no second event.
+    if (recorder && !alreadyReported(err, primary.metadata?.uid)) await recorder.record(primary, { type: "Warning", reason, action: "Reconcile", note: message });
   }
 }

@@ -435,6 +435,7 @@ export class ControllerBuilder {
   #builder = false;
   #max = 1;
   #timeoutMs: number | undefined;
+  #terminalCondition: string | false | undefined;
 
   constructor(manager: Manager, name: string) {
     this.#manager = manager;
@@ -505,6 +506,22 @@ export class ControllerBuilder {
     return this;
   }
 
+  /**
+   * The condition a terminal error sets to `False` on the primary (default `"Ready"`); `false`
+   * writes none (the Warning event remains). Written only where `.for(kind, { status: ["patch"] })`
+   * declares the status patch; it changes that condition alone, keeping the reconciler's others
+   * (see `ControllerOptions.terminalCondition`).
+   *
+   * @example
+   * ```ts
+   * mgr.controller("dataapp").for(DataApp, { status: ["patch"] }).terminalCondition("Reconciled").reconcile(reconcileDataApp);
+   * ```
+   */
+  terminalCondition(type: string | false): this {
+    this.#terminalCondition = type;
+    return this;
+  }
+
   /** Sets the reconciler and registers the controller with the Manager. */
   reconcile(fn: Reconciler): Controller {
     if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
@@ -519,6 +536,7 @@ export class ControllerBuilder {
       ...(primary.status.includes("patch") ? { statusClient: this.#manager.client } : {}),
       ...(this.#manager.recorder ? { recorder: this.#manager.recorder } : {}),
       ...(this.#timeoutMs !== undefined ? { reconcileTimeoutMs: this.#timeoutMs } : {}),
+      ...(this.#terminalCondition !== undefined ? { terminalCondition: this.#terminalCondition } : {}),
       ...(this.#manager.ring ? { sharding: shardingOf(this.#manager.ring) } : {}),
     });
     this.#manager.add(c);

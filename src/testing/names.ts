@@ -7,10 +7,8 @@
  */
 import type { StatusCause } from "./status.ts";
 import { invalidValue } from "./status.ts";
-
-const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
-const DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
+import { DNS1035_LABEL_FMT, DNS1123_LABEL_FMT, DNS1123_SUBDOMAIN_FMT, nameRuleOf } from "../util/name-rules.ts";
+import type { NameFormat } from "../util/name-rules.ts";
 
 const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
@@ -82,25 +80,26 @@ export function dns1035LabelErrors(value: string): string[] {
   return errs;
 }
 
-/**
- * The name rule of each built-in kind, as kube-apiserver's per-kind `Validate…Name` picks it:
- * Namespaces are DNS-1123 labels, Services DNS-1035 labels, the RBAC kinds path segments (so
- * `system:controller:foo` is a valid ClusterRole name); every other kind LocalCluster serves,
- * custom resources included, takes a DNS-1123 subdomain.
- */
-const NAME_RULES: Record<string, (name: string) => string[]> = {
-  Namespace: dns1123LabelErrors,
-  Service: dns1035LabelErrors,
-  Role: pathSegmentNameErrors,
-  ClusterRole: pathSegmentNameErrors,
-  RoleBinding: pathSegmentNameErrors,
-  ClusterRoleBinding: pathSegmentNameErrors,
+/** The messages of each name format's apimachinery check. */
+const FORMAT_ERRORS: Record<NameFormat, (name: string) => string[]> = {
+  "dns1123-label": dns1123LabelErrors,
+  "dns1123-subdomain": dns1123SubdomainErrors,
+  "dns1035-label": dns1035LabelErrors,
+  "path-segment": pathSegmentNameErrors,
 };
 
-/** Checks `metadata.name` for a kind; returns the causes (empty when valid). */
-export function validateName(kind: string, name: string, builtin = true): StatusCause[] {
-  const rule = (builtin ? NAME_RULES[kind] : undefined) ?? dns1123SubdomainErrors;
-  return rule(name).map((msg) => invalidValue("metadata.name", name, msg));
+/**
+ * Checks `metadata.name` of a new object by the rule kube-apiserver's per-kind `Validate…Name`
+ * picks — the table the Builder's validation shares (`nameRuleOf` in src/util/name-rules.ts):
+ * Namespaces and StatefulSets are DNS-1123 labels, Services DNS-1035 labels, the RBAC kinds
+ * path segments (so `system:controller:foo` is a valid ClusterRole name); every other kind,
+ * custom resources included, takes a DNS-1123 subdomain. Returns the causes (empty when valid).
+ */
+export function validateName(type: { kind: string; group: string; builtin: boolean }, name: string): StatusCause[] {
+  const rule = type.builtin ? nameRuleOf(type.group, type.kind) : undefined;
+  const errs = FORMAT_ERRORS[rule?.format ?? "dns1123-subdomain"](name);
+  if (rule?.maxLength !== undefined && name.length > rule.maxLength) errs.push(maxLenError(rule.maxLength));
+  return errs.map((msg) => invalidValue("metadata.name", name, msg));
 }
 
 /**

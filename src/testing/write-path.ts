@@ -88,7 +88,7 @@ export class Writer {
     }
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     if (!meta.name) throw invalid(type.kind, type.group, "", [{ reason: "FieldValueRequired", field: "metadata.name", message: "Required value: name or generateName is required" }]);
-    const nameCauses = validateName(type.kind, meta.name, type.builtin);
+    const nameCauses = validateName(type, meta.name);
     if (nameCauses.length) throw invalid(type.kind, type.group, meta.name, nameCauses);
     if (meta.resourceVersion) {
       throw invalid(type.kind, type.group, meta.name, [invalidValue("metadata.resourceVersion", meta.resourceVersion, "resourceVersion should not be set on objects to be created")]);

@@ -17,7 +17,8 @@ test("a valid ConfigMap has no problems", () => {
 
 test("a ConfigMap without a name is told to set metadata.name", () => {
   const [err] = configMapBuilder.validate({ kind: "ConfigMap", metadata: {} });
-  assert.equal(err!.message, 'ConfigMap/(unnamed): metadata.name: is required. Fix: set metadata.name to a DNS-1123 subdomain, e.g. "my-app"');
+  assert.equal(err!.message, 'ConfigMap/(unnamed): metadata.name: is required. Fix: set metadata.name to a DNS-1123 subdomain ' +
+    "(start and end with a lower-case letter or digit; a-z, 0-9, '-' and '.'; at most 253 characters), e.g. \"my-app\"");
 });
 
 test("keys must be letters, digits, dash, underscore and dot", () => {

@@ -22,10 +22,14 @@ test("a valid Service has no problems", () => {
   assert.equal(serviceBuilder.phase, "service");
 });
 
-test("a Service name must be a DNS-1123 label", () => {
+test("a Service name must be a DNS-1035 label: no dots, and a letter first", () => {
   const [err] = serviceBuilder.validate(service({}, "web.api"));
   assert.equal(err!.field, "metadata.name");
-  assert.match(err!.message, /"web.api" is not a valid DNS-1123 label/);
+  assert.match(err!.message, /"web.api" must be a DNS-1035 label .*; it contains "\."/);
+  const [digit, ...rest] = serviceBuilder.validate(service({}, "9cache"));
+  assert.equal(rest.length, 0);
+  assert.equal(digit!.field, "metadata.name");
+  assert.match(digit!.message, /^Service\/9cache: metadata\.name: "9cache" must be a DNS-1035 label .* because kube-apiserver requires it for Services .*; it starts with "9", not a lower-case letter\. Fix: rename it, e\.g\. "svc-9cache"$/);
 });
 
 test("a Service needs a port unless it is headless or ExternalName", () => {

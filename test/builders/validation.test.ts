@@ -14,10 +14,11 @@ import {
   suggestName,
 } from "../../builders/validation.ts";
 import type { KubeObject } from "../../src/client/types.ts";
+import { nameRuleOf } from "../../src/util/name-rules.ts";
 
-function metadataProblems(obj: KubeObject, rule: "label" | "subdomain" = "subdomain"): BuilderValidationError[] {
-  const p = problemsFor(obj, "ConfigMap");
-  checkMetadata(p, obj, rule);
+function metadataProblems(obj: KubeObject, group = "", kind = "ConfigMap"): BuilderValidationError[] {
+  const p = problemsFor(obj, kind);
+  checkMetadata(p, obj, nameRuleOf(group, kind));
   return p.list;
 }
 
@@ -93,13 +94,37 @@ test("generateName is refused because the Builder applies by name", () => {
 test("an invalid name suggests a valid one", () => {
   const [err] = metadataProblems({ metadata: { name: "Web_Config" } });
   assert.equal(err!.field, "metadata.name");
-  assert.match(err!.message, /"Web_Config" is not a valid DNS-1123 subdomain/);
+  assert.match(err!.message, /"Web_Config" must be a DNS-1123 subdomain \(.*\) because kube-apiserver requires it for ConfigMaps; it contains upper-case letters/);
   assert.match(err!.fix, /"web-config"/);
 });
 
 test("label-rule kinds refuse dotted names", () => {
-  assert.equal(metadataProblems({ metadata: { name: "web.api" } }, "subdomain").length, 0);
-  assert.equal(metadataProblems({ metadata: { name: "web.api" } }, "label")[0]!.field, "metadata.name");
+  assert.equal(metadataProblems({ metadata: { name: "web.api" } }).length, 0);
+  const [err] = metadataProblems({ metadata: { name: "web.api" } }, "apps", "StatefulSet");
+  assert.equal(err!.field, "metadata.name");
+  assert.match(err!.message, /must be a DNS-1123 label .* because kube-apiserver requires it for StatefulSets \(its Pods' hostnames are made from it\); it contains "\."/);
+  assert.match(err!.fix, /rename it, e\.g\. "web-api"/);
+});
+
+test("a Service name that starts with a digit is refused as kube-apiserver refuses it, with a fix that fits", () => {
+  const [err, ...rest] = metadataProblems({ metadata: { name: "9cache" } }, "", "Service");
+  assert.equal(rest.length, 0);
+  assert.equal(err!.message,
+    'Service/9cache: metadata.name: "9cache" must be a DNS-1035 label (start with a lower-case letter and end with a letter or digit; ' +
+    "a-z, 0-9 and '-'; at most 63 characters) because kube-apiserver requires it for Services (a Service's name is its DNS name in the cluster, " +
+    'which may not start with a digit); it starts with "9", not a lower-case letter. Fix: rename it, e.g. "svc-9cache"');
+  assert.equal(metadataProblems({ metadata: { name: "9cache" } }).length, 0, "a ConfigMap may start with a digit");
+});
+
+test("RBAC kinds take path-segment names, CronJobs at most 52 characters", () => {
+  const rbac = "rbac.authorization.k8s.io";
+  assert.deepEqual(metadataProblems({ metadata: { name: "system:controller:x" } }, rbac, "ClusterRole"), []);
+  assert.match(metadataProblems({ metadata: { name: "a/b" } }, rbac, "Role")[0]!.problem, /path segment name .*; it contains "\/"/);
+  assert.match(metadataProblems({ metadata: { name: "system:x" } })[0]!.problem, /contains ":"/);
+  assert.deepEqual(metadataProblems({ metadata: { name: "c".repeat(52) } }, "batch", "CronJob"), []);
+  const [long] = metadataProblems({ metadata: { name: "c".repeat(53) } }, "batch", "CronJob");
+  assert.match(long!.problem, /at most 52 characters\) because kube-apiserver requires it for CronJobs .*; it is 53 characters long, more than 52/);
+  assert.equal(long!.fix, `rename it, e.g. "${"c".repeat(52)}"`);
 });
 
 test("namespace, labels and annotations are checked with the field in the path", () => {
