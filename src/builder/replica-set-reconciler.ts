@@ -16,6 +16,7 @@ import { EventNotes } from "./event-notes.ts";
 import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
 import { summarize } from "./reconcile-result.ts";
 import { shardBucketLabels } from "../sharding/buckets.ts";
+import { checkKindRef, checkObject } from "../util/check-args.ts";
 
 /**
  * The label naming the set a member belongs to: `operator-runtime.io/replica-set: <set name>`.
@@ -131,6 +132,7 @@ export interface ReplicaSetResult<T extends KubeObject> extends ReconcileResult 
  * ```
  */
 export function hasReadyCondition(obj: KubeObject): boolean {
+  checkObject("hasReadyCondition(obj)", "obj", obj, "a Kubernetes object");
   const conditions = (obj.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions;
   return Array.isArray(conditions) && conditions.some((c) => c?.type === "Ready" && c.status === "True");
 }
@@ -146,6 +148,8 @@ export function hasReadyCondition(obj: KubeObject): boolean {
  * ```
  */
 export function replicaDeletionOrder<T extends KubeObject>(a: T, b: T, isReady: (obj: T) => boolean = hasReadyCondition): number {
+  checkObject("replicaDeletionOrder(a, b)", "a", a, "a Kubernetes object");
+  checkObject("replicaDeletionOrder(a, b)", "b", b, "a Kubernetes object");
   const rank = (o: T) => {
     const phase = (o.status as { phase?: unknown } | undefined)?.phase;
     const unscheduled = o.kind === "Pod" && !(o.spec as { nodeName?: unknown } | undefined)?.nodeName;
@@ -235,6 +239,8 @@ export class ReplicaSetReconciler<T extends KubeObject> {
   readonly #order: (a: T, b: T, isReady: (obj: T) => boolean) => number;
 
   constructor(options: ReplicaSetReconcilerOptions<T>) {
+    checkObject("new ReplicaSetReconciler(options)", "options", options, "an options object ({ client, source, kind, … })");
+    checkKindRef("new ReplicaSetReconciler(options)", "options.kind", options.kind);
     this.name = options.name ?? "replicas";
     this.#kind = options.kind;
     this.#source = options.source;
@@ -247,6 +253,8 @@ export class ReplicaSetReconciler<T extends KubeObject> {
 
   /** Makes the owner's set match `input.replicas`; see the class doc for the flow. */
   async reconcile(input: ReplicaSetInput<T>): Promise<ReplicaSetResult<T>> {
+    checkObject("ReplicaSetReconciler.reconcile(input)", "input", input, "an input object ({ owner, replicas, template })");
+    checkObject("ReplicaSetReconciler.reconcile(input)", "input.owner", input.owner, "a Kubernetes object (the owner, with metadata.uid)", "Pass the owner object as read from the API server, not its name or UID");
     const { owner, replicas } = input;
     if (!(Number.isInteger(replicas) && replicas >= 0)) {
       throw new BuilderValidationError(`ReplicaSetReconciler ${this.name}`, "replicas", `is ${JSON.stringify(replicas)}, not an integer >= 0`, "pass the desired number of members, e.g. spec.replicas (0 deletes every member)");

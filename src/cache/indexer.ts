@@ -2,6 +2,7 @@
 import type { KubeObject } from "../client/types.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import type { IndexFunc } from "./types.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * The store key of an object: `namespace/name`, or `name` for cluster-scoped objects.
@@ -12,6 +13,7 @@ import type { IndexFunc } from "./types.ts";
  * ```
  */
 export function objectKey(obj: KubeObject): string {
+  checkObject("objectKey(obj)", "obj", obj, "a Kubernetes object");
   const ns = obj.metadata?.namespace;
   const name = obj.metadata?.name ?? "";
   return ns ? `${ns}/${name}` : name;

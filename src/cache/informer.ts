@@ -16,6 +16,7 @@ import type { ShardFiltering } from "./shard-filter.ts";
 import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
 import { resolveTransform } from "./transform.ts";
 import type { CacheTransform, CacheTransformOption } from "./transform.ts";
+import { checkKindRef, checkObject } from "../util/check-args.ts";
 
 /**
  * Options of {@link SharedInformer}.
@@ -125,6 +126,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   #received = 0;
 
   constructor(options: SharedInformerOptions<T>) {
+    checkObject("new SharedInformer(options)", "options", options, "an options object ({ client, kind, … })");
+    checkKindRef("new SharedInformer(options)", "options.kind", options.kind);
     this.kind = options.kind;
     this.namespace = options.namespace;
     this.labelSelector = options.labelSelector || undefined;

@@ -13,6 +13,7 @@ import { collectionPath, openWatch } from "./watch-stream.ts";
 import type { WatchEventType, WatchStream } from "./watch-stream.ts";
 import { ShardFilter } from "./shard-filter.ts";
 import type { ShardFiltering } from "./shard-filter.ts";
+import { checkKindRef, checkObject } from "../util/check-args.ts";
 
 /**
  * Where a reflector delivers what it learns. Calls never overlap and come in order.
@@ -184,6 +185,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   /** @throws {InvalidSelectorError} for a malformed `shardSelector`. */
   constructor(options: ReflectorOptions<T>) {
+    checkObject("new Reflector(options)", "options", options, "an options object ({ client, kind, store, … })");
+    checkKindRef("new Reflector(options)", "options.kind", options.kind);
     this.#o = options;
     this.kind = options.kind;
     this.namespace = options.namespace;

@@ -1,5 +1,6 @@
 /** What an informer keeps of each object: by default everything but `metadata.managedFields`. */
 import type { KubeObject } from "../client/types.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * Turns an object the API server sent into the copy an informer stores and hands to handlers.
@@ -49,6 +50,7 @@ export type CacheTransformOption<T extends KubeObject = KubeObject> = CacheTrans
  * ```
  */
 export function stripManagedFields<T extends KubeObject>(obj: T): T {
+  checkObject("stripManagedFields(obj)", "obj", obj, "a Kubernetes object");
   const meta = obj.metadata;
   if (!meta || meta.managedFields === undefined) return obj;
   const { managedFields: _dropped, ...rest } = meta;

@@ -2,6 +2,7 @@
 import { ignoreNotFound } from "../errors.ts";
 import type { ResourceClient } from "./resource-client.ts";
 import type { Kind, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
+import { argumentError } from "../util/check-args.ts";
 
 /**
  * Reads objects through a {@link ResourceClient}: `get` answers undefined for a missing object,
@@ -23,6 +24,7 @@ export class ApiReader implements ObjectReader {
   readonly #client: ResourceClient;
 
   constructor(client: ResourceClient) {
+    if (typeof client?.listAll !== "function") throw argumentError("new ApiReader(client)", "client", "a ResourceClient", client);
     this.#client = client;
   }
 

@@ -13,6 +13,21 @@ import type { Kind, KindRef, KubeObject, ObjectReader, ObjectRef } from "./types
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
 import type { ObjectInput } from "../kinds/kind.ts";
 import type { Plain } from "../kinds/plain.ts";
+import { argumentError, checkKindRef, checkKubeObject, checkObject } from "../util/check-args.ts";
+
+/** Argument checks of the object-taking methods (see util/check-args). */
+function checkWrite(method: string, obj: unknown, opts: unknown): void {
+  checkKubeObject(`ResourceClient.${method}(obj, opts)`, "obj", obj);
+  checkObject(`ResourceClient.${method}(obj, opts)`, "opts", opts, "an options object");
+}
+function checkObjectRef(method: string, ref: unknown, opts: unknown): void {
+  const where = `ResourceClient.${method}(ref, …)`;
+  const hint = `Pass { ...Kind, name, namespace }, e.g. { ...ConfigMap, name: "web", namespace: "default" }`;
+  checkKindRef(where, "ref", ref, hint);
+  const name = (ref as { name?: unknown }).name;
+  if (typeof name !== "string" || name === "") throw argumentError(where, "ref.name", "a non-empty string", name, hint);
+  checkObject(where, "opts", opts, "an options object");
+}
 
 const PATCH_TYPES: Record<PatchType, string> = {
   json: "application/json-patch+json",
@@ -82,6 +97,8 @@ export class ResourceClient {
   }
 
   constructor(options: ResourceClientOptions) {
+    checkObject("new ResourceClient(options)", "options", options, "an options object ({ kubeConfig, fieldManager?, … })");
+    checkObject("new ResourceClient(options)", "options.kubeConfig", options.kubeConfig, "a KubeConfig", "Load one with new KubeConfig().loadFromDefault(), or use cluster.kubeConfig in tests");
     this.#options = options;
     this.fieldManager = options.fieldManager ?? "operator-runtime";
     this.requests = options.requests ?? new RequestCounter();
@@ -113,6 +130,7 @@ export class ResourceClient {
 
   /** Where a kind lives: group, version, plural, namespaced (cached discovery). */
   resourceFor(kind: KindRef): Promise<ResourceInfo> {
+    checkKindRef("ResourceClient.resourceFor(kind)", "kind", kind);
     return this.#discovery.resourceFor(kind);
   }
 
@@ -123,11 +141,13 @@ export class ResourceClient {
 
   /** Reads one object; throws NotFoundError when it does not exist. */
   async get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, opts: RequestOptions = {}): Promise<T> {
+    checkObjectRef("get", ref, opts);
     return (await this.#object("get", "GET", ref, ref.namespace, ref.name, { call: opts })) as T;
   }
 
   /** Reads one object through its `/status` subresource. */
   async getStatus<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, opts: RequestOptions = {}): Promise<T> {
+    checkObjectRef("getStatus", ref, opts);
     return (await this.#object("get", "GET", ref, ref.namespace, ref.name, { subresource: "status", call: opts })) as T;
   }
 
@@ -140,6 +160,8 @@ export class ResourceClient {
    * without it the items are unfiltered (this method never filters client-side).
    */
   async list<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListCallOptions & { continue?: string } = {}): Promise<ListPage<T>> {
+    checkKindRef("ResourceClient.list(kind, options)", "kind", kind);
+    checkObject("ResourceClient.list(kind, options)", "options", options, "an options object ({ namespace?, labelSelector?, … })");
     this.#cancellation(options).signal?.throwIfAborted();
     const info = await this.resourceFor(kind);
     const namespace = info.namespaced ? options.namespace : undefined;
@@ -168,6 +190,8 @@ export class ResourceClient {
    * API servers, and one without KEP-5866 sends its page unfiltered.
    */
   async listAll<T extends KubeObject = KubeObject>(kind: Kind<T>, options: ListCallOptions = {}): Promise<{ items: T[]; resourceVersion: string; shardInfo?: ShardInfo }> {
+    checkKindRef("ResourceClient.listAll(kind, options)", "kind", kind);
+    checkObject("ResourceClient.listAll(kind, options)", "options", options, "an options object ({ namespace?, labelSelector?, … })");
     const items: T[] = [];
     let page = await this.list<T>(kind, options);
     let shardInfo = page.shardInfo;
@@ -185,6 +209,7 @@ export class ResourceClient {
   /** Creates a client-node model object; answers it as plain JSON. */
   create<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async create(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    checkWrite("create", obj, opts);
     // POST goes to the collection; the name is still recorded, so counts and errors name the object.
     const name = obj.metadata?.name || undefined;
     return (await this.#object("create", "POST", obj, obj.metadata?.namespace, undefined, {
@@ -197,6 +222,7 @@ export class ResourceClient {
   /** Replaces a client-node model object; answers it as plain JSON. */
   replace<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async replace(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    checkWrite("replace", obj, opts);
     return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replace"), {
       body: obj, query: this.#writeQuery(opts), call: opts,
     }))!;
@@ -207,6 +233,7 @@ export class ResourceClient {
   /** Replaces the status of a client-node model object; answers it as plain JSON. */
   replaceStatus<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions): Promise<Plain<M>>;
   async replaceStatus(obj: ModelObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    checkWrite("replaceStatus", obj, opts);
     return (await this.#object("update", "PUT", obj, obj.metadata?.namespace, requireName(obj, "replaceStatus"), {
       body: obj, query: this.#writeQuery(opts), subresource: "status", call: opts,
     }))!;
@@ -216,13 +243,15 @@ export class ResourceClient {
   async patch<T extends KubeObject = KubeObject>(
     ref: ObjectRef<T>, patch: unknown, type: PatchType, opts: WriteOptions & { subresource?: "status" | "scale" } = {},
   ): Promise<T> {
+    checkObjectRef("patch", ref, opts);
     return (await this.#object("patch", "PATCH", ref, ref.namespace, ref.name, {
       body: patch, contentType: PATCH_TYPES[type], query: this.#writeQuery(opts), call: opts, ...(opts.subresource ? { subresource: opts.subresource } : {}),
     })) as T;
   }
 
   /** Patches an object's `/status`. */
-  patchStatus<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, patch: unknown, type: PatchType, opts: WriteOptions = {}): Promise<T> {
+  async patchStatus<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, patch: unknown, type: PatchType, opts: WriteOptions = {}): Promise<T> {
+    checkObjectRef("patchStatus", ref, opts);
     return this.patch<T>(ref, patch, type, { ...opts, subresource: "status" });
   }
 
@@ -236,6 +265,7 @@ export class ResourceClient {
   /** Server-side apply of a client-node model object; answers it as plain JSON. */
   apply<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions & { force?: boolean; subresource?: "status" }): Promise<Plain<M>>;
   async apply(obj: ModelObject, opts: WriteOptions & { force?: boolean; subresource?: "status" } = {}): Promise<KubeObject> {
+    checkWrite("apply", obj, opts);
     const query = this.#writeQuery(opts);
     if (opts.force) query.set("force", "true");
     return (await this.#object("apply", "PATCH", obj, obj.metadata?.namespace, requireName(obj, "apply"), {
@@ -247,7 +277,8 @@ export class ResourceClient {
   applyStatus<T extends KubeObject = KubeObject>(obj: ObjectInput<T>, opts?: WriteOptions & { force?: boolean }): Promise<T>;
   /** Server-side apply of a client-node model object's status; answers it as plain JSON. */
   applyStatus<M extends ModelObject>(obj: OnlyModel<M>, opts?: WriteOptions & { force?: boolean }): Promise<Plain<M>>;
-  applyStatus(obj: ModelObject, opts: WriteOptions & { force?: boolean } = {}): Promise<KubeObject> {
+  async applyStatus(obj: ModelObject, opts: WriteOptions & { force?: boolean } = {}): Promise<KubeObject> {
+    checkWrite("applyStatus", obj, opts);
     return this.apply(obj as KubeObject, { ...opts, subresource: "status" });
   }
 
@@ -257,6 +288,7 @@ export class ResourceClient {
    * when the server answers a `Status` Success. Preconditions that do not match → ConflictError.
    */
   async delete<T extends KubeObject = KubeObject>(ref: ObjectRef<T>, opts: DeleteOptions = {}): Promise<T | undefined> {
+    checkObjectRef("delete", ref, opts);
     const body: Record<string, unknown> = { kind: "DeleteOptions", apiVersion: "v1" };
     if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
     if (opts.preconditions) body.preconditions = opts.preconditions;

@@ -15,6 +15,10 @@
 import type { KubeObject, OwnerReference } from "../kinds/kube-object.ts";
 import type { ModelObject } from "../kinds/model-object.ts";
 import { OperatorRuntimeError } from "../errors.ts";
+import { checkObject } from "../util/check-args.ts";
+
+const OWNER = "a Kubernetes object (with apiVersion, kind, metadata.name and metadata.uid)";
+const OWNER_HINT = "Pass the owner object as read from the API server, not its name or UID";
 
 /**
  * {@link setControllerReference} refused: the object already has another controller. Taking it
@@ -48,7 +52,8 @@ export class AlreadyOwnedError extends OperatorRuntimeError {
  * The controller reference to `owner`: `apiVersion`, `kind`, `name`, `uid`, with `controller`
  * and `blockOwnerDeletion` true (foreground deletion of the owner waits for the object).
  *
- * Errors: {@link OperatorRuntimeError} when the owner lacks apiVersion, kind, name or uid (pass
+ * Errors: `TypeError` when `owner` is not an object (a name or UID string, say);
+ * {@link OperatorRuntimeError} when the owner lacks apiVersion, kind, name or uid (pass
  * it as read from the API server, not as written in a manifest).
  *
  * @example
@@ -57,6 +62,7 @@ export class AlreadyOwnedError extends OperatorRuntimeError {
  * ```
  */
 export function controllerRef(owner: ModelObject): OwnerReference {
+  checkObject("controllerRef(owner)", "owner", owner, OWNER, OWNER_HINT);
   const m = owner.metadata ?? {};
   const missing = [!owner.apiVersion && "apiVersion", !owner.kind && "kind", !m.name && "metadata.name", !m.uid && "metadata.uid"].filter(Boolean);
   if (missing.length) {
@@ -76,6 +82,7 @@ export function controllerRef(owner: ModelObject): OwnerReference {
  * ```
  */
 export function controllerOf(obj: ModelObject): OwnerReference | undefined {
+  checkObject("controllerOf(obj)", "obj", obj, "a Kubernetes object");
   const ref = (obj.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
   return ref ? { ...ref } : undefined;
 }
@@ -85,7 +92,7 @@ export function controllerOf(obj: ModelObject): OwnerReference | undefined {
  * {@link controllerRef}(owner) to `metadata.ownerReferences`, replacing an entry for the same
  * owner (same uid, or same group, kind and name) and keeping every other (non-controller) reference.
  *
- * Errors: {@link AlreadyOwnedError} when another owner (another uid) is its controller — even
+ * Errors: `TypeError` when `owner` or `obj` is not an object; {@link AlreadyOwnedError} when another owner (another uid) is its controller — even
  * one with the same group, kind and name, which controller-runtime would treat as the same
  * owner (a deleted and re-created owner; see the module doc);
  * {@link OperatorRuntimeError} when the owner lacks identity fields, or is namespaced while
@@ -99,6 +106,8 @@ export function controllerOf(obj: ModelObject): OwnerReference | undefined {
  * ```
  */
 export function setControllerReference<T extends KubeObject>(owner: ModelObject, obj: T): T {
+  checkObject("setControllerReference(owner, obj)", "owner", owner, OWNER, OWNER_HINT);
+  checkObject("setControllerReference(owner, obj)", "obj", obj, "a Kubernetes object");
   const ref = controllerRef(owner);
   const meta = (obj.metadata ??= {});
   const objName = `${obj.kind ?? "object"}/${meta.namespace ? `${meta.namespace}/` : ""}${meta.name ?? meta.generateName ?? ""}`;

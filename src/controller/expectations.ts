@@ -8,6 +8,7 @@ import type { Informer } from "../cache/types.ts";
 import type { Clock } from "./clock.ts";
 import { realClock } from "./clock.ts";
 import { controllerOf } from "./controller-ref.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /** client-go's expectations timeout: 5 minutes. */
 export const DEFAULT_EXPECTATIONS_TTL_MS = 5 * 60_000;
@@ -103,6 +104,7 @@ export class Expectations {
   readonly #clock: Pick<Clock, "now">;
 
   constructor(options: ExpectationsOptions = {}) {
+    checkObject("new Expectations(options)", "options", options, "an options object ({ ttlMs?, clock? })");
     const ttl = options.ttlMs ?? DEFAULT_EXPECTATIONS_TTL_MS;
     if (!(ttl >= 0)) throw new RangeError(`Expectations: ttlMs must be a number >= 0, got ${ttl}`);
     this.#ttlMs = ttl;

@@ -4,6 +4,7 @@
 import type { KubeObject } from "../client/types.ts";
 import { isNotFound } from "../errors.ts";
 import type { ReconcileAction } from "./reconciler.ts";
+import { argumentError, checkKubeObject, checkObject } from "../util/check-args.ts";
 
 /** The reading and patching side of a client (a ResourceClient fits). */
 export interface FinalizerClient {
@@ -50,6 +51,11 @@ export interface FinalizerHandlers<T extends KubeObject> {
  * ```
  */
 export async function finalizer<T extends KubeObject>(client: FinalizerClient, obj: T, name: string, handlers: FinalizerHandlers<T>): Promise<ReconcileAction | void> {
+  const where = "finalizer(client, obj, name, handlers)";
+  checkObject(where, "client", client, "a client (a ResourceClient, or { get, patch })");
+  checkKubeObject(where, "obj", obj);
+  if (typeof name !== "string" || name === "") throw argumentError(where, "name", 'a finalizer name such as "example.com/cleanup"', name);
+  checkObject(where, "handlers", handlers, "handlers ({ apply, cleanup })");
   const m = obj.metadata ?? {};
   const ref = { apiVersion: obj.apiVersion!, kind: obj.kind!, name: m.name!, ...(m.namespace ? { namespace: m.namespace } : {}) };
   const current = m.finalizers;

@@ -5,6 +5,7 @@
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { MapFunc } from "./controller.ts";
 import type { Request } from "./reconciler.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * Maps an object to the primary named by one of its labels, in the object's own namespace: the
@@ -32,6 +33,7 @@ export function mapByLabel<T extends KubeObject = KubeObject>(label: string, opt
   if (typeof label !== "string" || label === "") {
     throw new TypeError(`mapByLabel(label): label must be a non-empty label key such as "example.com/owner", got ${JSON.stringify(label) ?? String(label)}`);
   }
+  checkObject("mapByLabel(label, options)", "options", options, "an options object ({ clusterScoped? })");
   const clusterScoped = options.clusterScoped === true;
   return (obj: T): Request[] => {
     const name = obj.metadata?.labels?.[label];

@@ -2,6 +2,7 @@
  * Event filters for controllers: which changes are worth a reconcile.
  */
 import type { KubeObject } from "../client/types.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * Decides whether an event enqueues. `oldObj` is set for updates only. The predicates here
@@ -37,6 +38,7 @@ export const resourceVersionChanged: Predicate = (e) =>
 
 /** Only objects whose labels match every given label. */
 export function hasLabels(labels: Record<string, string>): Predicate {
+  checkObject("hasLabels(labels)", "labels", labels, "a label map ({ key: value })");
   return (e) => Object.entries(labels).every(([k, v]) => e.obj.metadata?.labels?.[k] === v);
 }
 

@@ -3,6 +3,7 @@
  */
 import { exponentialBackoffMs } from "../util/backoff.ts";
 import { TokenBucket } from "../util/token-bucket.ts";
+import { argumentError, checkObject } from "../util/check-args.ts";
 
 /**
  * Decides how long a key waits before its next retry.
@@ -61,6 +62,7 @@ export interface ExponentialFailureOptions {
  * @throws RangeError when `baseMs` is negative or `maxMs` is below `baseMs`.
  */
 export function exponentialFailureRateLimiter(options: ExponentialFailureOptions = {}): RateLimiter {
+  checkObject("exponentialFailureRateLimiter(options)", "options", options, "an options object ({ baseMs?, maxMs? })");
   const baseMs = options.baseMs ?? 5;
   const maxMs = options.maxMs ?? 1_000_000;
   if (!(baseMs >= 0) || !(maxMs >= baseMs)) {
@@ -119,6 +121,7 @@ export interface BucketOptions {
  * @throws RangeError when `qps` is not positive or `burst` is below 1.
  */
 export function bucketRateLimiter(options: BucketOptions = {}): RateLimiter {
+  checkObject("bucketRateLimiter(options)", "options", options, "an options object ({ qps?, burst?, now? })");
   const qps = options.qps ?? 10;
   const burst = options.burst ?? 100;
   const now = options.now ?? (() => performance.now());
@@ -152,6 +155,9 @@ export function bucketRateLimiter(options: BucketOptions = {}): RateLimiter {
  * ```
  */
 export function maxOfRateLimiters(...limiters: RateLimiter[]): RateLimiter {
+  limiters.forEach((l, i) => {
+    if (typeof l?.when !== "function") throw argumentError("maxOfRateLimiters(...limiters)", `limiters[${i}]`, "a RateLimiter ({ when, forget, retries })", l);
+  });
   return {
     when(key) {
       let longest = 0;
@@ -184,6 +190,7 @@ export function maxOfRateLimiters(...limiters: RateLimiter[]): RateLimiter {
  * ```
  */
 export function defaultControllerRateLimiter(options: Pick<BucketOptions, "now"> = {}): RateLimiter {
+  checkObject("defaultControllerRateLimiter(options)", "options", options, "an options object ({ now? })");
   return maxOfRateLimiters(
     exponentialFailureRateLimiter({ baseMs: 5, maxMs: 1_000_000 }),
     bucketRateLimiter({ qps: 10, burst: 100, ...options }),

@@ -3,6 +3,7 @@
  * controller does with each outcome.
  */
 import type { Logger } from "../log/logger.ts";
+import { argumentError } from "../util/check-args.ts";
 
 /** The key of the object to reconcile. */
 export interface Request {
@@ -94,6 +95,7 @@ export type Reconciler = (request: Request, context: ReconcileContext) => Promis
 
 /** `namespace/name`, or `name` for cluster-scoped objects. */
 export function keyOf(request: Request): string {
+  if (typeof request !== "object" || request === null || typeof request.name !== "string") throw argumentError("keyOf(request)", "request", "a Request ({ namespace, name })", request, "Use requestOf(key) to go from a key to a Request");
   return request.namespace ? `${request.namespace}/${request.name}` : request.name;
 }
 

@@ -7,6 +7,7 @@ import { noopMetrics } from "./metrics-hooks.ts";
 import type { WorkQueueMetrics } from "./metrics-hooks.ts";
 import { defaultControllerRateLimiter } from "./rate-limiter.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /** Node caps timer delays at 2^31 − 1 ms; longer delays are re-armed in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -96,6 +97,7 @@ export class WorkQueue {
 
   /** Creates the queue and starts its 1 s unfinished-work report (an unref'd timer). */
   constructor(options: WorkQueueOptions) {
+    checkObject("new WorkQueue(options)", "options", options, "an options object ({ name, rateLimiter?, … })");
     this.name = options.name;
     this.#limiter = options.rateLimiter ?? defaultControllerRateLimiter();
     this.#metrics = options.metrics ?? noopMetrics.workQueue(options.name);

@@ -5,6 +5,7 @@
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { KubeObject } from "../client/types.ts";
 import type { EventSink } from "./event-sink.ts";
+import { argumentError } from "../util/check-args.ts";
 
 /**
  * Writes events through a {@link ResourceClient} (counted in `client.requests`).
@@ -15,6 +16,7 @@ import type { EventSink } from "./event-sink.ts";
  * ```
  */
 export function clientEventSink(client: ResourceClient): EventSink {
+  if (typeof client?.create !== "function" || typeof client.patch !== "function") throw argumentError("clientEventSink(client)", "client", "a ResourceClient", client);
   return {
     create: (event: KubeObject) => client.create(event),
     patch: (namespace: string, name: string, mergePatch: unknown) =>

@@ -14,6 +14,7 @@ import type { EventInput } from "./event-input.ts";
 import type { EventRecorderEvents, RecordedEvent } from "./recorded-event.ts";
 import { redact, secretValues } from "./secret-redaction.ts";
 import { KeyedTokenBuckets } from "../util/token-bucket.ts";
+import { argumentError, checkKubeObject, checkObject } from "../util/check-args.ts";
 
 /**
  * How long after its last occurrence a repeat still joins an Event's series (client-go: 6 min).
@@ -120,6 +121,8 @@ export class EventRecorder {
   readonly #namer = new EventNamer();
 
   constructor(options: EventRecorderOptions) {
+    checkObject("new EventRecorder(options)", "options", options, "an options object ({ sink, controller, … })");
+    if (typeof options.sink?.create !== "function") throw argumentError("new EventRecorder(options)", "options.sink", "an EventSink (clientEventSink(client) or httpEventSink(kubeConfig))", options.sink);
     const { controller } = options;
     if (typeof controller !== "string" || controller === "" || controller.length > MAX_FIELD_LENGTH) {
       throw new OperatorRuntimeError(`EventRecorder: controller must be 1 to ${MAX_FIELD_LENGTH} characters, e.g. "example.com/my-operator"`);
@@ -145,8 +148,8 @@ export class EventRecorder {
   /**
    * Records that `event` happened to `regarding`: creates an Event, or extends the series of
    * an identical recent one, unless `regarding` is over its rate limit. Resolves when the write
-   * is done (or dropped); never rejects. Throws `OperatorRuntimeError` synchronously for
-   * invalid input (see the class doc).
+   * is done (or dropped); never rejects. Throws synchronously for invalid input: a `TypeError`
+   * when `regarding` or `event` is not an object, else `OperatorRuntimeError` (see the class doc).
    *
    * @example
    * ```ts
@@ -154,6 +157,8 @@ export class EventRecorder {
    * ```
    */
   record(regarding: KubeObject, event: EventInput): Promise<void> {
+    checkKubeObject("EventRecorder.record(regarding, event)", "regarding", regarding);
+    checkObject("EventRecorder.record(regarding, event)", "event", event, "an event ({ type, reason, action, note })");
     validateEventInput(regarding, event);
     const now = this.#now();
     const note = truncateNote(redact(event.note, secretValues([regarding, event.related])));

@@ -7,6 +7,7 @@ import { RequestCounter } from "../client/request-counter.ts";
 import { Transport } from "../client/transport.ts";
 import type { TransportRequest } from "../client/transport.ts";
 import type { KubeObject } from "../client/types.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * The two writes an {@link EventRecorder} needs: create an `events.k8s.io/v1` Event, and
@@ -84,6 +85,8 @@ export interface HttpEventSink extends EventSink {
  * ```
  */
 export function httpEventSink(kubeConfig: KubeConfig, options: HttpEventSinkOptions = {}): HttpEventSink {
+  checkObject("httpEventSink(kubeConfig, options)", "kubeConfig", kubeConfig, "a KubeConfig", "Load one with new KubeConfig().loadFromDefault()");
+  checkObject("httpEventSink(kubeConfig, options)", "options", options, "an options object ({ userAgent?, timeoutMs?, requests? })");
   const requests = options.requests ?? new RequestCounter();
   const transport = new Transport(kubeConfig, options.userAgent ?? "operator-runtime", requests, { timeoutMs: options.timeoutMs ?? 10_000 });
 

@@ -16,6 +16,8 @@ import type { KubeObject } from "../client/types.ts";
 import { hashObject } from "./canonical.ts";
 import { configReferenceKey, findConfigReferences } from "./config-references.ts";
 import type { ConfigReference } from "./config-references.ts";
+import { argumentError, checkObject } from "../util/check-args.ts";
+import { cloneJson } from "../util/clone-json.ts";
 
 export { configReferenceKey, findConfigReferences } from "./config-references.ts";
 export type { ConfigReference } from "./config-references.ts";
@@ -46,6 +48,7 @@ export type { ConfigReference } from "./config-references.ts";
  * ```
  */
 export function configDataHash(obj: KubeObject): string {
+  checkObject("configDataHash(obj)", "obj", obj, "a ConfigMap or Secret object");
   if (obj.kind === "ConfigMap") {
     return hashObject({ binaryData: obj.binaryData ?? {}, data: obj.data ?? {} });
   }
@@ -117,7 +120,9 @@ export function configHashEnvName(kind: ConfigReference["kind"], name: string): 
  * ```
  */
 export function injectConfigHashes(podTemplate: KubeObject, hashes: ReadonlyMap<string, string>): KubeObject {
-  const template = structuredClone(podTemplate);
+  checkObject("injectConfigHashes(podTemplate, hashes)", "podTemplate", podTemplate, "a pod template object ({ metadata?, spec })");
+  if (!(hashes instanceof Map)) throw argumentError("injectConfigHashes(podTemplate, hashes)", "hashes", 'a Map of "Kind/name" to hash', hashes);
+  const template = cloneJson(podTemplate);
   injectInto(template, findConfigReferences(template.spec), hashes);
   return template;
 }
@@ -150,7 +155,9 @@ export function withConfigHashes(
   workload: KubeObject,
   lookup: (ref: ConfigReference) => string | undefined,
 ): { object: KubeObject; referenced: ConfigReference[] } {
-  const object = structuredClone(workload);
+  checkObject("withConfigHashes(workload, lookup)", "workload", workload, "a workload object (Deployment, StatefulSet, …)");
+  if (typeof lookup !== "function") throw argumentError("withConfigHashes(workload, lookup)", "lookup", "a function (ref) => hash | undefined", lookup);
+  const object = cloneJson(workload);
   const template = asOptionalRecord(asOptionalRecord(object.spec)?.template);
   if (!template) return { object, referenced: [] };
   const referenced = findConfigReferences(template.spec);

@@ -1,6 +1,7 @@
 /**
  * Finds the ConfigMaps and Secrets a pod spec reads: the objects whose change should roll pods.
  */
+import { checkObject } from "../util/check-args.ts";
 
 /** One ConfigMap or Secret a pod spec reads, by name in the pod's own namespace. */
 export interface ConfigReference {
@@ -83,6 +84,7 @@ export function findConfigReferences(podSpec: unknown): ConfigReference[] {
  * ```
  */
 export function configReferenceKey(ref: Pick<ConfigReference, "kind" | "name">): string {
+  checkObject("configReferenceKey(ref)", "ref", ref, "a config reference ({ kind, name })");
   return `${ref.kind}/${ref.name}`;
 }
 

@@ -3,6 +3,7 @@
  */
 import type { Kind, KindRef } from "./kind.ts";
 import type { ObjectMeta } from "./kube-object.ts";
+import { checkKindRef } from "../util/check-args.ts";
 
 /**
  * A custom resource as plain JSON with a typed `spec` and `status`. A typo in a field name of
@@ -47,5 +48,6 @@ export type CustomResource<Spec, Status = unknown> = {
  * ```
  */
 export function defineKind<Spec, Status = unknown>(ref: KindRef): Kind<CustomResource<Spec, Status>> {
+  checkKindRef("defineKind(ref)", "ref", ref);
   return Object.freeze({ apiVersion: ref.apiVersion, kind: ref.kind });
 }

@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from "./kube-object.ts";
 import type { Plain } from "./plain.ts";
+import { checkKindRef } from "../util/check-args.ts";
 
 /**
  * Identifies a kind: `{ apiVersion: "apps/v1", kind: "Deployment" }`.
@@ -97,5 +98,6 @@ export interface ObjectRef<T = KubeObject> extends Kind<T> {
  * ```
  */
 export function kindFromModel<Model extends object>(ref: KindRef): Kind<Plain<Model>> {
+  checkKindRef("kindFromModel(ref)", "ref", ref);
   return Object.freeze({ apiVersion: ref.apiVersion, kind: ref.kind });
 }

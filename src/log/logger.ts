@@ -3,6 +3,7 @@
  * key, reconcile ID, …) and child loggers add their own. Logging never throws.
  */
 import { describeThrown, toLogRecord, toLogValue } from "./safe-value.ts";
+import { argumentError, checkObject } from "../util/check-args.ts";
 
 /** Log levels, lowest first. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -53,6 +54,7 @@ export interface LoggerOptions {
  * ```
  */
 export function jsonLineSink(write: (line: string) => void): LogSink {
+  if (typeof write !== "function") throw argumentError("jsonLineSink(write)", "write", "a function (line) => void", write);
   return (r) => {
     let line: string;
     try {
@@ -84,6 +86,7 @@ export const jsonSink: LogSink = jsonLineSink((line) => process.stderr.write(lin
  * ```
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
+  checkObject("createLogger(options)", "options", options, "an options object ({ level?, sink? })");
   const envLevel = process.env.LOG_LEVEL as LogLevel | undefined;
   const min = ORDER[options.level ?? (envLevel && envLevel in ORDER ? envLevel : "info")];
   const sink = options.sink ?? jsonSink;

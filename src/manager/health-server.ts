@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { OperatorRuntimeError } from "../errors.ts";
 import type { Runnable } from "./runnable.ts";
 import type { Metrics } from "./metrics.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * A probe: true = pass. A throw or rejection fails the probe with its message.
@@ -80,6 +81,7 @@ export class HealthServer implements Runnable {
   #stopping: Promise<void> | undefined;
 
   constructor(options: HealthServerOptions) {
+    checkObject("new HealthServer(options)", "options", options, "an options object ({ port?, host?, metrics?, checks? })");
     this.#port = options.port ?? 0;
     this.#host = options.host ?? "127.0.0.1";
     this.#metrics = options.metrics;

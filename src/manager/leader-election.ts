@@ -12,6 +12,7 @@ import { CallbackSet } from "./callback-set.ts";
 import { LEASE_KIND, holdingLease, releasedLease } from "./lease-record.ts";
 import { LeaseObservation } from "./lease-observation.ts";
 import type { Lease } from "./lease-record.ts";
+import { checkObject } from "../util/check-args.ts";
 
 export type { LeaderElectorOptions, StoppedLeadingReason } from "./leader-election-options.ts";
 
@@ -101,6 +102,7 @@ export class LeaderElector implements Runnable {
   readonly #onNewLeader: CallbackSet<string>;
 
   constructor(options: LeaderElectorOptions) {
+    checkObject("new LeaderElector(options)", "options", options, "an options object ({ client, namespace, name, identity, … })");
     const { namespace, name, identity, leaseDurationMs = 15_000, renewDeadlineMs = 10_000, retryPeriodMs = 2_000 } = options;
     if (!namespace || !name || !identity) {
       throw new OperatorRuntimeError("LeaderElector: namespace, name and identity are required. Fix: pass the Lease namespace/name and a unique identity (pod name).");

@@ -1,6 +1,7 @@
 /** Prometheus metrics with controller-runtime's names, in a registry of their own. */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { ControllerMetrics, MetricsProvider, WorkQueueMetrics } from "../controller/metrics-hooks.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * Buckets of `controller_runtime_reconcile_time_seconds` (controller-runtime's: fine below 1 s,
@@ -104,6 +105,7 @@ export class Metrics implements MetricsProvider {
   readonly #queues = new Map<string, WorkQueueMetrics>();
 
   constructor(options: MetricsOptions = {}) {
+    checkObject("new Metrics(options)", "options", options, "an options object ({ registry? })");
     const registry = (this.registry = options.registry ?? new Registry());
     const registers = [registry];
     const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });

@@ -67,6 +67,7 @@ import { selfSignedCertificate } from "./auth/self-signed.ts";
 import { writeKubeconfig } from "./kubeconfig-file.ts";
 import { checkShardingSettings } from "./shard-selector.ts";
 import type { ShardInfoEcho, ShardingSettings } from "./shard-selector.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /** Options of {@link LocalCluster.start}. */
 export interface LocalClusterOptions {
@@ -221,6 +222,7 @@ export class LocalCluster {
 
   /** Starts a cluster on 127.0.0.1 and writes its kubeconfig. */
   static async start(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+    checkObject("LocalCluster.start(options)", "options", options, "an options object");
     const registry = new Registry();
     const store = new ObjectStore({
       ...(options.historySize !== undefined ? { historySize: checkCount("historySize", options.historySize, 0) } : {}),
@@ -306,6 +308,7 @@ export class LocalCluster {
    * a `patch`), a code outside 400–599, neither a code nor a latency, a bad latency or count.
    */
   inject(fault: FaultSpec): ActiveFault {
+    checkObject("LocalCluster.inject(fault)", "fault", fault, "a fault ({ verb?, resource?, code?, latencyMs?, times? })");
     return this.#api.inject(fault);
   }
 

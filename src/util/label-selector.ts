@@ -9,6 +9,7 @@
  * @module
  */
 import { InvalidSelectorError } from "./selector-error.ts";
+import { checkObject } from "./check-args.ts";
 
 /**
  * A requirement's operator, spelled as apimachinery's `selection.Operator`:
@@ -328,6 +329,7 @@ const OBJECT_OPERATORS: Readonly<Record<string, LabelOperator>> = {
  */
 export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefined): LabelSelector {
   if (sel === null || sel === undefined) return makeSelector([], true);
+  checkObject("labelSelectorFromObject(sel)", "sel", sel, "a LabelSelector object ({ matchLabels?, matchExpressions? }), null or undefined", "For selector text such as \"app=web\", use parseLabelSelector(text)");
   const requirements: LabelRequirement[] = [];
   try {
     for (const [key, value] of Object.entries(sel.matchLabels ?? {})) requirements.push(requirement(key, "=", [value]));

@@ -16,6 +16,7 @@
  */
 import { readShardRangeCalls } from "./shard-selector-syntax.ts";
 import { InvalidSelectorError } from "./selector-error.ts";
+import { checkArray, checkObject } from "./check-args.ts";
 
 /**
  * A field a shard selector may hash.
@@ -159,6 +160,7 @@ export function formatShardSelector(field: ShardField, ranges: readonly ShardRan
   if (!SHARD_FIELDS.includes(field)) {
     throw new RangeError(`formatShardSelector: field must be one of ${SHARD_FIELDS.join(", ")}, got ${JSON.stringify(field)}`);
   }
+  checkArray("formatShardSelector(field, ranges)", "ranges", ranges, "an array of { start, end } ranges (from bucketRanges or splitHashSpace)");
   if (ranges.length === 0) throw new RangeError("formatShardSelector: ranges is empty. Fix: give at least one { start, end } range.");
   return ranges.map(({ start, end }, i) => {
     if (typeof start !== "bigint" || typeof end !== "bigint" || start < 0n || end > SHARD_HASH_SPACE || start >= end) {
@@ -193,6 +195,7 @@ export function normalizeShardSelector(text: string): string {
  * ```
  */
 export function shardHashOf(obj: { metadata?: { uid?: string; namespace?: string } } | undefined, field: ShardField): bigint {
+  if (obj !== undefined && obj !== null) checkObject("shardHashOf(obj, field)", "obj", obj, "a Kubernetes object or undefined");
   const m = obj?.metadata;
   return fnv1a64((field === "object.metadata.uid" ? m?.uid : m?.namespace) ?? "");
 }
