@@ -34,8 +34,8 @@ export const PINOT_CONTROLLER = "pinot";
  * RBAC: declared on the controller; `operator-runtime gen rbac examples/pinot/manager.ts` prints
  * it (get/list/watch on pinots, patch on pinots/status, update on pinots/finalizers;
  * get/list/watch/create/patch/delete on configmaps, statefulsets, deployments, services;
- * get/list/watch on secrets; get/list/watch/create/patch on persistentvolumeclaims;
- * create/patch on events).
+ * get/list/watch/create/patch on persistentvolumeclaims; create/patch on events). Its
+ * workloads reference only the ConfigMaps it writes, so it reads no Secret.
  */
 export function registerPinot(mgr: Manager): void {
   const recorder = new EventRecorder({ sink: clientEventSink(mgr.client), controller: `example.com/${PINOT_FIELD_MANAGER}` });

@@ -17,6 +17,7 @@ import {
 import type { ReconcileResult } from "./reconcile-result.ts";
 import { withInvalidTerminal } from "./reconcile-result.ts";
 import { runPass } from "./reconcile-pass.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /** Records what the Builder does as Kubernetes Events (an `EventRecorder` fits). */
 export interface BuilderEventRecorder {
@@ -81,12 +82,23 @@ export interface BuilderOptions {
    */
   prune?: false | { persistentVolumeClaims?: boolean };
   /**
-   * Further kinds to prune even when this pass adds none of them. A Builder prunes the six
-   * built-in kinds it has methods for, the kinds of the objects added in this pass, and the
-   * kinds earlier passes in this process added for the same owner (so scaling a variable set of
-   * children to zero prunes them). After a restart, a kind whose objects a pass no longer adds
-   * is pruned only when named here: name every kind of a variable set of children. Kind handles
-   * fit: `manages: [Greeting]`.
+   * Further kinds to prune even when this pass adds none of them. A Builder lists and prunes
+   * only kinds it is told about: the kinds of the objects added in this pass, the kinds earlier
+   * passes in this process added for the same owner (so scaling a variable set of children to
+   * zero prunes them), the kinds named here, and — when it runs in a reconcile of a controller
+   * built with `mgr.controller(…)` — the kinds that controller `.owns`. After a restart, a kind
+   * whose objects a pass no longer adds is pruned only when it is one of the last two: name
+   * every kind of a variable set of children here or in `.owns`. Kind handles fit:
+   * `manages: [Greeting]`. PersistentVolumeClaims are pruned only with
+   * `prune: { persistentVolumeClaims: true }`.
+   *
+   * RBAC: `list` and `delete` on each (`.owns` grants them).
+   *
+   * @example
+   * ```ts
+   * // Workers scale to zero: their ConfigMaps are still pruned after a restart.
+   * new Builder({ client, owner, manages: [ConfigMap] });
+   * ```
    */
   manages?: readonly Kind[];
   /**
@@ -192,9 +204,12 @@ export interface BuilderEntry {
  * a reader that has an owner index (the informer `Cache`: see `OwnerIndexedReader`) every read
  * is an in-memory lookup and a steady state costs zero requests. From the API (the default
  * reader) the pass lists each kind it adds or prunes once, by the owner-UID label every child
- * carries (`operator-runtime.io/owner-uid`, which the API server filters on), and reads by name
- * only objects missing from those lists (new ones, or children written before the label
- * existed, which get it with their next apply): a steady state costs one list per kind.
+ * carries (`operator-runtime.io/owner-uid`, which the API server filters on): a steady state
+ * costs one list per kind. The kinds listed and pruned are only those named (see `manages`).
+ * A ConfigMap or Secret a workload references and the pass does not add is read by name in
+ * the workload's namespace: from a synced informer of the cache that holds it, else with one
+ * GET (RBAC `get` on it: `.uses(Secret, { verbs: ["get"] })`), never through an informer of
+ * every Secret.
  *
  * Concurrency: the objects of one phase are reconciled at once, up to `concurrency` (default
  * 8); a phase starts once every object of the previous one is done, and results keep the order
@@ -230,7 +245,9 @@ export interface BuilderEntry {
  * A Builder is for one pass: build a new one per reconcile. Several Builders for one
  * owner need distinct `component` options, or they prune each other's objects.
  *
- * RBAC: get, list, patch, delete on every managed kind; create/patch on events.
+ * RBAC: list, create, patch, delete on every kind it adds or prunes (get, list, watch when it
+ * reads through the cache); get on the ConfigMaps/Secrets its workloads reference and it does
+ * not add; create/patch on events.
  *
  * @example
  * ```ts
@@ -248,6 +265,8 @@ export class Builder {
   readonly #entries: BuilderEntry[] = [];
 
   constructor(options: BuilderOptions) {
+    checkObject("new Builder(options)", "options", options, "an options object ({ client, owner, … })");
+    checkObject("new Builder(options)", "options.owner", options.owner, "a Kubernetes object (the owner, with metadata.uid)", "Pass the owner object as read from the API server, not its name or UID");
     this.#options = options.signal ? { ...options, client: options.client.withSignal(options.signal) } : options;
   }
 

@@ -12,6 +12,7 @@ import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
 import { OWNER_UID_LABEL } from "../store/owned-objects.ts";
 import { bucketOfUid, SHARD_BUCKET_LABEL } from "../sharding/buckets.ts";
 import { setMember } from "../util/own-member.ts";
+import { cloneJson } from "../util/clone-json.ts";
 
 /** The label every object a Builder writes carries: `app.kubernetes.io/managed-by=<fieldManager>`. */
 export const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
@@ -54,7 +55,7 @@ const SERVER_OWNED = ["uid", "resourceVersion", "generation", "creationTimestamp
 
 /** The desired object to apply (a new object; the input is not modified). */
 export function prepareDesired(input: KubeObject, ctx: DesiredContext): KubeObject {
-  const obj = structuredClone(input);
+  const obj = cloneJson(input);
   delete obj.status;
   const meta = (obj.metadata ??= {});
   for (const f of SERVER_OWNED) delete meta[f];

@@ -2,9 +2,9 @@
  * One Builder pass: validate, prepare desired objects, reconcile them phase by phase, gate
  * ordered rollouts, and prune — or, for a plan, decide all of it without writing.
  */
-import type { KindRef, KubeObject, ObjectReader, ObjectRef } from "../client/types.ts";
+import type { KindRef, KubeObject, ObjectRef } from "../client/types.ts";
 import { appliedKinds, appliedKindsKey, forgetAppliedKind, rememberAppliedKinds } from "./applied-kinds.ts";
-import { BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
+import { AlreadyExistsError, BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
 import { InternalStore } from "../store/internal-store.ts";
 import { pruneOwned } from "../store/prune.ts";
 import { OwnedObjects } from "../store/owned-objects.ts";
@@ -15,8 +15,11 @@ import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
 import { describeObject, summarize } from "./reconcile-result.ts";
 import { scalarComparer } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
-import { ConfigOutcomes, withLiveConfigHashes } from "./config-hashes.ts";
+import { ConfigOutcomes, configReader, withLiveConfigHashes } from "./config-hashes.ts";
+import type { ConfigReader } from "./config-hashes.ts";
+import { reconcileScope } from "../controller/reconcile-scope.ts";
 import { driftPatch } from "./drift.ts";
+import { applyOwned } from "./field-ownership.ts";
 import { compareWithLive, listKindsFor } from "./live-lists.ts";
 import { knownScope, placementProblems } from "./ownership.ts";
 import { validateEntries } from "./validate-entries.ts";
@@ -25,15 +28,6 @@ import { controlOf, notOwned } from "./control.ts";
 const PHASES = ["config", "storage", "workload", "service", "custom"] as const;
 /** Objects of one phase written at once by default (`BuilderOptions.concurrency`). */
 export const DEFAULT_CONCURRENCY = 8;
-const DEFAULT_MANAGED: KindRef[] = [
-  { apiVersion: "v1", kind: "ConfigMap" },
-  { apiVersion: "v1", kind: "Secret" },
-  { apiVersion: "apps/v1", kind: "Deployment" },
-  { apiVersion: "apps/v1", kind: "StatefulSet" },
-  { apiVersion: "v1", kind: "Service" },
-  { apiVersion: "v1", kind: "PersistentVolumeClaim" },
-];
-
 interface Prepared {
   entry: BuilderEntry;
   desired: KubeObject;
@@ -89,17 +83,20 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   // The owner's children are looked for where they can be: in a namespaced owner's namespace, or
   // in every namespace for a cluster-scoped owner (whose `namespace` option is only the default).
   const childScope = options.owner.metadata?.namespace;
-  const owned = new OwnedObjects({ reader, owner: options.owner, namespace: childScope, managedBy, component });
+  const owned = new OwnedObjects({ reader, owner: options.owner, namespace: childScope });
   const added = prepared.map((p) => ({ apiVersion: p.ref.apiVersion, kind: p.ref.kind }));
   const appliedKey = ownerUid ? appliedKindsKey(ownerUid, fieldManager, options.component) : undefined;
   const prunePvcs = options.prune !== false && options.prune?.persistentVolumeClaims === true;
   const remembered = appliedKey ? appliedKinds(appliedKey) : [];
-  const pruneKinds = uniqueKinds([...DEFAULT_MANAGED, ...added, ...remembered, ...(options.manages ?? [])])
+  // Named kinds: those of this pass, `manages`, and those the controller running it owns.
+  const named = [...added, ...(options.manages ?? []), ...(reconcileScope()?.owns ?? [])];
+  const pruneKinds = uniqueKinds([...named, ...remembered])
     .filter((k) => prunePvcs || !(k.kind === "PersistentVolumeClaim" && k.apiVersion === "v1"));
-  owned.prefetch(uniqueKinds([...added, ...(options.prune === false ? [] : pruneKinds)]), options.prune === false ? [] : pruneKinds);
+  owned.prefetch(uniqueKinds([...added, ...(options.prune === false ? [] : pruneKinds)]));
 
   // 4. Config hashes for workloads: this pass's ConfigMaps/Secrets once they reconciled, else the live ones.
   const configs = new ConfigOutcomes();
+  const readConfig = configReader(reader, client);
   for (const p of prepared) if (p.entry.rules.phase === "config") configs.desire(p.desired, p.ref.namespace);
 
   // 5. Reconcile phase by phase; the objects of a phase at once (up to `concurrency`), except
@@ -116,14 +113,14 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
           results.push({ ...p.ref, action: "waiting", reason: `waiting for ${blockedBy}` });
           continue;
         }
-        const { result, live } = await reconcileWorkload(p, configs, reader, ctx);
+        const { result, live } = await reconcileWorkload(p, configs, readConfig, ctx);
         results.push(result);
         blockedBy = gateAfter(p, result, live);
       }
       continue;
     }
     const phaseResults = await mapBounded(inPhase, concurrency, async (p) =>
-      (phase === "workload" ? await reconcileWorkload(p, configs, reader, ctx) : await reconcileOne(p, ctx)).result);
+      (phase === "workload" ? await reconcileWorkload(p, configs, readConfig, ctx) : await reconcileOne(p, ctx)).result);
     results.push(...phaseResults);
     if (phase === "config") for (const r of phaseResults) configs.reconciled(r);
   }
@@ -144,8 +141,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
       onDeleted: (obj) => notes.deleted(obj),
     }, owned, (kind) => {
       // A kind only remembered from earlier passes whose resource is gone (its CRD removed): forgotten.
-      const named = [...DEFAULT_MANAGED, ...added, ...(options.manages ?? [])].some((k) => k.apiVersion === kind.apiVersion && k.kind === kind.kind);
-      if (named || !appliedKey) return false;
+      if (named.some((k) => k.apiVersion === kind.apiVersion && k.kind === kind.kind) || !appliedKey) return false;
       if (!dryRun) forgetAppliedKind(appliedKey, kind);
       return true;
     })));
@@ -163,8 +159,8 @@ interface PassContext {
 }
 
 /** A workload with its config hashes, or the result that holds it back this pass. */
-async function reconcileWorkload(p: Prepared, configs: ConfigOutcomes, reader: ObjectReader, ctx: PassContext): Promise<{ result: ObjectResult; live: KubeObject | undefined }> {
-  const hashed = await withLiveConfigHashes(p.desired, p.ref, configs, reader);
+async function reconcileWorkload(p: Prepared, configs: ConfigOutcomes, readConfig: ConfigReader, ctx: PassContext): Promise<{ result: ObjectResult; live: KubeObject | undefined }> {
+  const hashed = await withLiveConfigHashes(p.desired, p.ref, configs, readConfig);
   if ("held" in hashed) return { result: hashed.held, live: undefined };
   p.desired = hashed.object;
   return reconcileOne(p, ctx);
@@ -175,9 +171,17 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
   const client = ctx.options.client;
   let live: KubeObject | undefined;
   try {
-    live = await ctx.owned.get(ref);
+    const found = await ctx.owned.get(ref);
+    live = found.live;
+    // A plan cannot meet a refused create: it reads by name what the owner's list did not hold.
+    if (!live && found.listed && ctx.dryRun) live = await client.reader().get(ref);
   } catch (err) {
     return { result: { ...ref, action: "failed", error: err as Error }, live };
+  }
+  if (!live && !ctx.dryRun) {
+    const created = await createChild(p, ctx);
+    if ("result" in created) return created;
+    live = created.existing;
   }
   if (live?.metadata?.deletionTimestamp) return { result: { ...ref, action: "waiting", reason: "the live object is being deleted" }, live };
   let adopting = false;
@@ -227,7 +231,7 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
       await client.delete(ref, { propagationPolicy: workload ? "Orphan" : "Background", preconditions: { uid: live.metadata!.uid!, resourceVersion: live.metadata!.resourceVersion! } });
       const still = await client.reader().get(ref);
       if (still) return { result: { ...ref, action: "waiting", reason: `re-creating: waiting for the old object to be deleted (${immutable.join(", ")} changed)` }, live };
-      const created = await client.apply(desired, { force: ctx.options.force ?? true });
+      const created = await client.apply(desired, { force: ctx.options.force ?? true, fieldManager: ctx.fieldManager });
       await ctx.notes.changed(desired, "Updated", recreateReason);
       return { result: { ...ref, action: "updated", reason: recreateReason }, live: created };
     } catch (err) {
@@ -237,21 +241,50 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
   }
 
   const action = live ? "updated" : "created";
-  if (ctx.dryRun) return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live };
+  if (ctx.dryRun || !live) return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live };
   try {
-    let applied = await client.apply(desired, { force: ctx.options.force ?? true });
+    let applied = await applyOwned(client, ref, desired, live, { fieldManager: ctx.fieldManager, force: ctx.options.force ?? true });
     const lists = listKindsFor(client, applied);
-    if (live && !isSubset(desired, applied, same, lists)) {
+    if (!isSubset(desired, applied, same, lists)) {
       // What the apply did not undo (a list no manager records a kind for): correct our own items only.
       const ops = driftPatch(desired, applied, same, lists);
-      if (ops.length) applied = await client.patch(ref, ops, "json");
+      if (ops.length) applied = await client.patch(ref, ops, "json", { fieldManager: ctx.fieldManager });
     }
-    await ctx.notes.changed(desired, live ? "Updated" : "Created", reason);
+    await ctx.notes.changed(desired, "Updated", reason);
     return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live: applied };
   } catch (err) {
-    await ctx.notes.failed(desired, live ? "Update" : "Create", err as Error, false);
+    await ctx.notes.failed(desired, "Update", err as Error, false);
     return { result: { ...ref, action: "failed", error: err as Error }, live };
   }
+}
+
+/**
+ * Creates a child absent from the owner's objects (POST: no read first). When the name is
+ * taken (AlreadyExists: another's object, or one of ours without the owner-UID label), answers
+ * the object holding it, read by name, for the usual control checks.
+ */
+async function createChild(p: Prepared, ctx: PassContext): Promise<{ result: ObjectResult; live: KubeObject | undefined } | { existing: KubeObject }> {
+  const { desired, ref } = p;
+  const client = ctx.options.client;
+  stampDesiredHash(desired);
+  let error: Error;
+  try {
+    const created = await client.create(desired, { fieldManager: ctx.fieldManager });
+    await ctx.notes.changed(desired, "Created", undefined);
+    return { result: { ...ref, action: "created" }, live: created };
+  } catch (err) {
+    error = err as Error;
+  }
+  if (error instanceof AlreadyExistsError) {
+    try {
+      const existing = await client.reader().get(ref);
+      if (existing) return { existing };
+    } catch (err) {
+      return { result: { ...ref, action: "failed", error: err as Error }, live: undefined };
+    }
+  }
+  await ctx.notes.failed(desired, "Create", error, false);
+  return { result: { ...ref, action: "failed", error }, live: undefined };
 }
 
 /** After a gated workload: what later workloads wait on (undefined when it is rolled out). */

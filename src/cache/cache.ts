@@ -15,6 +15,7 @@ import type { CacheTransformOption } from "./transform.ts";
 import { ownedIn } from "./owner-index.ts";
 import { labelSelectorMatcher } from "../util/label-selector.ts";
 import { normalizeShardSelector } from "../util/shard-range.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * Options of {@link Cache.informer}: the scope and server-side filters of the informer.
@@ -122,6 +123,7 @@ export class Cache implements OwnerIndexedReader, Runnable {
   #syncWaits = new AbortController();
 
   constructor(options: CacheOptions) {
+    checkObject("new Cache(options)", "options", options, "an options object ({ client, … })");
     this.#o = options;
     this.#log = options.logger ?? silentLogger;
   }
@@ -283,6 +285,31 @@ export class Cache implements OwnerIndexedReader, Runnable {
       throw new OperatorRuntimeError(`cache.get: ${ref.kind} "${ref.name}" (${ref.apiVersion}) is namespaced but no namespace was given. Fix: set namespace on the ref.`);
     }
     return informer.get(ref.name, namespaced ? ref.namespace : undefined) as T | undefined;
+  }
+
+  /**
+   * The cached copy of `ref` from an informer that runs and has synced already — the kind's
+   * informer without selectors for all namespaces or for `ref.namespace`, or a route holding
+   * it — without creating an informer or waiting for one: `{ object }` (`object` undefined
+   * when that informer holds none), or undefined when no synced informer covers the read (read
+   * it from the API instead). A route's miss is not an answer: routes hold subsets.
+   *
+   * @example
+   * ```ts
+   * const hit = cache.peek({ ...Secret, namespace: "default", name: "tls" });
+   * const secret = hit ? hit.object : await client.reader().get({ ...Secret, namespace: "default", name: "tls" });
+   * ```
+   */
+  peek<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): { object: T | undefined } | undefined {
+    if (this.#state !== "started") return undefined;
+    const namespace = ref.namespace || undefined;
+    for (const r of this.#routesOf(ref, namespace)) {
+      const hit = r.get(ref.name, namespace);
+      if (hit) return { object: hit as T };
+    }
+    const informer = this.#informers.get(informerKey(ref, undefined)) ?? (namespace ? this.#informers.get(informerKey(ref, namespace)) : undefined);
+    if (!informer?.hasSynced()) return undefined;
+    return { object: informer.get(ref.name, namespace) as T | undefined };
   }
 
   /** Cached objects of a kind matching `namespace`, `labelSelector` and `fieldSelector`. */

@@ -15,6 +15,7 @@ import { withShardFilterOptions } from "./shard-filter.ts";
 import type { ShardFiltering, ShardFilteringChange } from "./shard-filter.ts";
 import { ShardWarningLimiter } from "./shard-warning-limiter.ts";
 import type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * How a {@link ShardedInformer} selects a bucket's objects: `"uid"` by the object's own UID (a
@@ -135,6 +136,7 @@ export class ShardedInformer<T extends KubeObject = KubeObject> implements Infor
   readonly #warnings: ShardWarningLimiter;
 
   constructor(options: ShardedInformerOptions) {
+    checkObject("new ShardedInformer(options)", "options", options, "an options object");
     this.#o = options;
     this.kind = options.kind;
     this.namespace = options.namespace || undefined;

@@ -1,5 +1,6 @@
 /** Status conditions (`metav1.Condition`): set one with correct lastTransitionTime, find one, test one. */
 import { OperatorRuntimeError } from "../errors.ts";
+import { checkArray, checkObject } from "../util/check-args.ts";
 
 /**
  * One entry of `status.conditions`, shaped like Kubernetes' `metav1.Condition`.
@@ -77,6 +78,8 @@ export function setCondition(
   condition: Omit<Condition, "lastTransitionTime">,
   now: Date = new Date(),
 ): Condition[] {
+  if (conditions != null) checkArray("setCondition(conditions, condition)", "conditions", conditions, "an array of conditions or undefined");
+  checkObject("setCondition(conditions, condition)", "condition", condition, "a condition ({ type, status, reason, message? })");
   validate(condition);
   const list = (conditions ?? []).map((c) => ({ ...c }));
   const index = list.findIndex((c) => c.type === condition.type);
@@ -107,6 +110,7 @@ export function setCondition(
  * ```
  */
 export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+  if (conditions != null) checkArray("findCondition(conditions, type)", "conditions", conditions, "an array of conditions or undefined");
   return conditions?.find((c) => c.type === type);
 }
 
@@ -120,5 +124,6 @@ export function findCondition(conditions: readonly Condition[] | undefined, type
  * ```
  */
 export function isConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
+  if (conditions != null) checkArray("isConditionTrue(conditions, type)", "conditions", conditions, "an array of conditions or undefined");
   return findCondition(conditions, type)?.status === "True";
 }

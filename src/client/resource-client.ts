@@ -130,7 +130,9 @@ export class ResourceClient {
 
   /** Where a kind lives: group, version, plural, namespaced (cached discovery). */
   resourceFor(kind: KindRef): Promise<ResourceInfo> {
-    checkKindRef("ResourceClient.resourceFor(kind)", "kind", kind);
+    // A non-object is a TypeError here; an object missing apiVersion or kind (a client-node model
+    // built with `new V1ConfigMap()`) gets discovery's error, which says how to fix that.
+    checkObject("ResourceClient.resourceFor(kind)", "kind", kind, 'a kind ({ apiVersion, kind }, e.g. { apiVersion: "apps/v1", kind: "Deployment" })');
     return this.#discovery.resourceFor(kind);
   }
 

@@ -6,6 +6,7 @@ import type { ResourceClient } from "./resource-client.ts";
 import type { KubeObject } from "./types.ts";
 import { canonicalJson } from "../hash/canonical.ts";
 import { mergePatch } from "../util/merge-patch.ts";
+import { argumentError, checkKubeObject, checkObject } from "../util/check-args.ts";
 
 /**
  * The status type of an object type: a custom resource's declared `Status`
@@ -111,6 +112,11 @@ export async function writeStatus<T extends KubeObject = KubeObject>(
   status: StatusPatch<T>,
   opts: WriteStatusOptions = {},
 ): Promise<StatusWriteResult<T>> {
+  const where = "writeStatus(client, owner, status, opts)";
+  if (typeof (client as Partial<typeof client> | null | undefined)?.patchStatus !== "function") throw argumentError(where, "client", "a ResourceClient", client);
+  checkKubeObject(where, "owner", owner);
+  checkObject(where, "status", status, "a status patch object");
+  checkObject(where, "opts", opts, "an options object");
   const { apiVersion, kind } = owner;
   const name = owner.metadata?.name;
   if (!apiVersion || !kind || !name) {

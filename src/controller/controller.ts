@@ -27,6 +27,7 @@ import { TERMINAL_CONDITION_TYPE, TerminalErrors, isTerminalError } from "./term
 import type { TerminalErrorOptions } from "./terminal-errors.ts";
 import type { ControllerAccess } from "../rbac/access.ts";
 import { bucketOfUid } from "../sharding/buckets.ts";
+import { checkKindRef, checkKubeObject, checkObject } from "../util/check-args.ts";
 
 /**
  * What a watch is to the controller asking a {@link InformerSource} for its informer: its
@@ -244,6 +245,7 @@ export class Controller implements Runnable {
   readonly #idleWaiters = new Map<number, (() => void)[]>();
 
   constructor(options: ControllerOptions) {
+    checkObject("new Controller(options)", "options", options, "an options object ({ name, reconcile, … })");
     this.#options = options;
     this.name = options.name;
     this.reconcileTimeoutMs = options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
@@ -658,11 +660,14 @@ function terminalConditionType(controller: string, option: string | false | unde
 
 /** The request for an object itself. */
 export function requestFor(obj: KubeObject): Request {
+  checkKubeObject("requestFor(obj)", "obj", obj);
   return { namespace: obj.metadata?.namespace ?? "", name: obj.metadata?.name ?? "" };
 }
 
 /** The request of the object's controller owner, when it is of `ownerKind`. */
 export function ownerRequests(obj: KubeObject, ownerKind: KindRef): Request[] {
+  checkObject("ownerRequests(obj, ownerKind)", "obj", obj, "a Kubernetes object");
+  checkKindRef("ownerRequests(obj, ownerKind)", "ownerKind", ownerKind);
   const group = (v: string) => (v.includes("/") ? v.slice(0, v.indexOf("/")) : "");
   const ref = obj.metadata?.ownerReferences?.find((r) => r.controller === true);
   if (!ref || ref.kind !== ownerKind.kind || group(ref.apiVersion) !== group(ownerKind.apiVersion)) return [];

@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Kind, KindRef, KubeObject } from "../client/types.ts";
-import { BUILDER_READS, BUILDER_VERBS, checkVerbs } from "../rbac/access.ts";
+import { BUILDER_VERBS, checkVerbs } from "../rbac/access.ts";
 import type { KindAccess, KindUse } from "../rbac/access.ts";
 import { ResourceClient } from "../client/resource-client.ts";
 import { Cache } from "../cache/cache.ts";
@@ -18,6 +18,8 @@ import { createLogger } from "../log/logger.ts";
 import { Controller } from "../controller/controller.ts";
 import type { ControllerOptions, ControllerSharding, InformerSource, MapFunc, WatchOptions } from "../controller/controller.ts";
 import type { Reconciler } from "../controller/reconciler.ts";
+import { runInReconcileScope } from "../controller/reconcile-scope.ts";
+import type { ReconcileScope } from "../controller/reconcile-scope.ts";
 import type { Runnable } from "./runnable.ts";
 import { LeaderElector } from "./leader-election.ts";
 import type { StoppedLeadingReason } from "./leader-election.ts";
@@ -28,6 +30,7 @@ import { clientEventSink } from "../events/client-sink.ts";
 import { RingMembership } from "../sharding/ring-membership.ts";
 import { ShardRouter } from "./shard-router.ts";
 import { refuseStartWhileGenerating } from "./generating.ts";
+import { argumentError, checkObject } from "../util/check-args.ts";
 
 /** Leader election settings. */
 export interface LeaderElectionOptions {
@@ -192,6 +195,7 @@ export class Manager {
   #keepAlive: NodeJS.Timeout | undefined;
 
   constructor(options: ManagerOptions) {
+    checkObject("new Manager(options)", "options", options, "an options object ({ kubeConfig, … })");
     this.logger = options.logger ?? createLogger();
     this.client = new ResourceClient({ kubeConfig: options.kubeConfig, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
     this.cache = new Cache({
@@ -263,8 +267,6 @@ export class Manager {
     if (this.#router && runnable.needsLeaderElection && !(runnable instanceof Controller && runnable.sharded)) {
       throw new TypeError(`Manager: runnable ${runnable.name} needs leader election, which a sharded Manager does not hold (every replica runs). Fix: build controllers with mgr.controller(name), and run leader-only work in a Manager with leaderElection instead.`);
     }
-    // A Builder prunes by listing its built-in kinds by owner: shard those reads too.
-    if (this.#router && runnable instanceof Controller && runnable.access.builder) this.#router.shardReads(BUILDER_READS);
     (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
     if (!this.#started || (runnable.needsLeaderElection && !this.#leading)) return;
     // Sharded: a controller added while buckets are served serves them too once it has started.
@@ -438,6 +440,7 @@ export class ControllerBuilder {
   #terminalCondition: string | false | undefined;
 
   constructor(manager: Manager, name: string) {
+    if (!(manager instanceof Manager)) throw argumentError("new ControllerBuilder(manager, name)", "manager", "a Manager", manager, "Use mgr.controller(name)");
     this.#manager = manager;
     this.#name = name;
   }
@@ -527,9 +530,11 @@ export class ControllerBuilder {
     if (!this.#for) throw new Error(`controller ${this.#name}: call .for(kind) before .reconcile()`);
     const primary: KindUse = kindUse(this.#for.kind, this.#for.namespace, true,
       { ...(this.#owns.length ? { finalizers: ["update"] as const } : {}), ...this.#forAccess });
+    // A Builder in the reconciler prunes the kinds the controller owns (see `BuilderOptions.manages`).
+    const scope: ReconcileScope = { controller: this.#name, owns: this.#owns.map((w) => ({ apiVersion: w.kind.apiVersion, kind: w.kind.kind })) };
     const c = new Controller({
       access: { controller: this.#name, builder: this.#builder, kinds: [primary, ...this.#uses] },
-      name: this.#name, source: this.#manager.informerSource, reconcile: fn, for: this.#for, owns: this.#owns, watches: this.#watches,
+      name: this.#name, source: this.#manager.informerSource, reconcile: inScope(scope, fn), for: this.#for, owns: this.#owns, watches: this.#watches,
       maxConcurrentReconciles: this.#max, logger: this.#manager.logger, metrics: this.#manager.metrics, leading: () => this.#manager.isLeader(),
       // Terminal errors write Ready=False to the primary's status only where the controller
       // declared it patches the status (and so holds the RBAC for it).
@@ -542,6 +547,11 @@ export class ControllerBuilder {
     this.#manager.add(c);
     return c;
   }
+}
+
+/** `fn`, each of its runs in `scope` (see `runInReconcileScope`). */
+function inScope(scope: ReconcileScope, fn: Reconciler): Reconciler {
+  return (request, ctx) => runInReconcileScope(scope, () => fn(request, ctx));
 }
 
 /** The controller side of a ring: writes go out while the ring says the key's bucket is still this replica's. */

@@ -13,6 +13,7 @@ import type { SharedInformer } from "../cache/informer.ts";
 import type { Controller, InformerSource, WatchRole } from "../controller/controller.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Metrics } from "./metrics.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * Options of {@link ShardRouter}.
@@ -60,6 +61,7 @@ export class ShardRouter implements InformerSource {
   readonly #stopping = new AbortController();
 
   constructor(options: ShardRouterOptions) {
+    checkObject("new ShardRouter(options)", "options", options, "an options object");
     this.#o = options;
   }
 
@@ -72,14 +74,14 @@ export class ShardRouter implements InformerSource {
 
   /**
    * Routes the cache's reads of `kinds` to informers of the served buckets' children (by the
-   * bucket label), without any controller watching them: the kinds a Builder lists by owner on
-   * every pass to prune (`BUILDER_READS`), which would otherwise each get an informer of every
-   * object of the kind on every replica. The Manager calls it for controllers that write with
-   * a Builder.
+   * bucket label), without any controller watching them: kinds a Builder lists by owner that
+   * no controller owns, which would otherwise each get an informer of every object of the kind
+   * on every replica. (A Builder in a controller prunes the kinds the controller owns, which
+   * are routed already.)
    *
    * @example
    * ```ts
-   * router.shardReads(BUILDER_READS);
+   * router.shardReads([{ apiVersion: "v1", kind: "ConfigMap" }]);
    * ```
    */
   shardReads(kinds: readonly KindRef[]): void {

@@ -26,20 +26,6 @@ export const WATCH_VERBS: readonly Verb[] = ["get", "list", "watch"];
 export const BUILDER_VERBS: readonly Verb[] = ["create", "patch", "delete"];
 
 /**
- * The kinds a Builder reads on every pass whatever it writes: it lists an owner's children of
- * each kind it prunes by default (so that a child whose kind left the desired set while the
- * operator was down is still pruned) and reads the ConfigMaps and Secrets pods reference for
- * their config hashes. Through `reader: mgr.cache` these are cluster-wide informers.
- */
-export const BUILDER_READS: readonly { apiVersion: string; kind: string }[] = [
-  { apiVersion: "v1", kind: "ConfigMap" },
-  { apiVersion: "v1", kind: "Secret" },
-  { apiVersion: "apps/v1", kind: "Deployment" },
-  { apiVersion: "apps/v1", kind: "StatefulSet" },
-  { apiVersion: "v1", kind: "Service" },
-];
-
-/**
  * What a reconciler does with a kind beyond watching it.
  *
  * @example
@@ -97,8 +83,10 @@ export interface ControllerAccess {
   /** The controller's name. */
   controller: string;
   /**
-   * Whether it writes kinds with a Builder (an `.owns(kind)` without `verbs`): then it also reads
-   * the kinds a Builder lists on every pass ({@link BUILDER_READS}).
+   * Whether it writes kinds with a Builder (an `.owns(kind)` without `verbs`). A Builder reads
+   * only the kinds it writes and prunes (those the controller owns, plus its `manages`) and,
+   * by name in the owner's namespace, the ConfigMaps and Secrets its workloads reference: it
+   * adds no rule of its own (declare a `get` for such a Secret with `.uses`).
    */
   builder: boolean;
   /** Its kinds, the primary first. */

@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { RbacRules } from "./rules.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /** Names of the objects {@link rbacManifests} makes. */
 export interface RbacManifestOptions {
@@ -27,6 +28,8 @@ export interface RbacManifestOptions {
  * ```
  */
 export function rbacManifests(rules: RbacRules, options: RbacManifestOptions): KubeObject[] {
+  checkObject("rbacManifests(rules, options)", "rules", rules, "RbacRules (from rbacRules)");
+  checkObject("rbacManifests(rules, options)", "options", options, "an options object ({ name, namespace, … })");
   const { name, namespace } = options;
   const labels = { ...(options.labels ?? { "app.kubernetes.io/name": name }) };
   const subjects = [{ kind: "ServiceAccount", name, namespace }];

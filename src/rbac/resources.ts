@@ -5,6 +5,7 @@
 import type { KindRef } from "../kinds/kind.ts";
 import type { KubeObject } from "../kinds/kube-object.ts";
 import { OperatorRuntimeError } from "../errors.ts";
+import { checkArray } from "../util/check-args.ts";
 
 /** A kind's resource as RBAC names it. */
 export interface ApiResource {
@@ -83,6 +84,7 @@ export function groupOf(apiVersion: string): string {
  * ```
  */
 export function resourceResolver(crds: readonly KubeObject[]): (kind: KindRef) => ApiResource {
+  checkArray("resourceResolver(crds)", "crds", crds, "an array of CustomResourceDefinition objects");
   const custom = new Map<string, ApiResource>();
   for (const crd of crds) {
     if (crd.kind !== "CustomResourceDefinition") continue;

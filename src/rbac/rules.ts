@@ -6,8 +6,9 @@ import type { KubeObject } from "../kinds/kube-object.ts";
 import type { KindRef } from "../kinds/kind.ts";
 import type { Controller } from "../controller/controller.ts";
 import type { Verb } from "./access.ts";
-import { BUILDER_READS, VERBS, WATCH_VERBS } from "./access.ts";
+import { VERBS, WATCH_VERBS } from "./access.ts";
 import { resourceResolver } from "./resources.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /** An RBAC PolicyRule as Roles and ClusterRoles carry it. */
 export interface PolicyRule {
@@ -45,9 +46,10 @@ const LEASES = { group: "coordination.k8s.io", resource: "leases" } as const;
  * - the verbs each controller declared on its kinds and their `status`/`finalizers`
  *   subresources (`.owns` defaults to the Builder's create, patch, delete; `.for` gets
  *   `finalizers` update when the controller owns kinds), where the kind is watched;
- * - for a controller writing with a Builder (an `.owns` without `verbs`), `get`, `list`,
- *   `watch` on the kinds a Builder reads on every pass ({@link BUILDER_READS}), cluster-wide
- *   (through the cache, a Builder's informers of them watch all namespaces);
+ * - nothing more for a controller writing with a Builder: a Builder lists and prunes the kinds
+ *   the controller owns (watched already) and its `manages`, and reads a ConfigMap or Secret a
+ *   workload references by name in the owner's namespace (from a synced informer that holds
+ *   it, else one GET): declare that `get` with `.uses(Secret, { verbs: ["get"] })`;
  * - `create`, `patch` on `events.k8s.io` events when the Manager records events (in the
  *   namespaces of the primaries, or cluster-wide);
  * - on the leader Lease's namespace: `create` on leases, and `get`, `update` on that Lease only;
@@ -66,6 +68,7 @@ const LEASES = { group: "coordination.k8s.io", resource: "leases" } as const;
  * ```
  */
 export function rbacRules(source: RbacSource, options: { crds?: readonly KubeObject[] } = {}): RbacRules {
+  checkObject("rbacRules(source, options)", "source", source, "a Manager or { controllers, cache, recorder, leaderElection }");
   const resolve = resourceResolver(options.crds ?? []);
   const grants = new Map<string, Grant>();
   const grant = (scope: string | undefined, group: string, resource: string, verbs: readonly Verb[], names?: string[]) => {
@@ -86,14 +89,6 @@ export function rbacRules(source: RbacSource, options: { crds?: readonly KubeObj
       grant(scope, r.group, r.resource, use.watched ? [...WATCH_VERBS, ...use.verbs] : use.verbs);
       grant(scope, r.group, `${r.resource}/status`, use.status);
       grant(scope, r.group, `${r.resource}/finalizers`, use.finalizers);
-    }
-    if (c.access.builder) {
-      // Cluster-wide even for namespace-limited controllers: a Builder reading through the
-      // cache (`reader: mgr.cache`) gets all-namespace informers of these kinds.
-      for (const kind of BUILDER_READS) {
-        const r = resolve(kind);
-        grant(undefined, r.group, r.resource, WATCH_VERBS);
-      }
     }
   }
   for (const informer of source.cache.informers()) {

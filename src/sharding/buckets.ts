@@ -2,6 +2,7 @@
 import type { KubeObject } from "../client/types.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import { fnv1a64 } from "./hash.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * How many buckets the hash space is cut into. Fixed for a ring: members hand over whole
@@ -66,6 +67,7 @@ export function bucketOfUid(uid: string, buckets = SHARD_BUCKETS): number {
  * ```
  */
 export function shardBucketLabels(owner: KubeObject): Record<string, string> {
+  checkObject("shardBucketLabels(owner)", "owner", owner, "a Kubernetes object (with metadata.uid)", "Pass the owner object as read from the API server, not its UID");
   const uid = owner.metadata?.uid;
   if (typeof uid !== "string" || uid === "") {
     const name = owner.metadata?.name ? ` ${owner.kind ?? "object"} ${owner.metadata.namespace ? `${owner.metadata.namespace}/` : ""}${owner.metadata.name}` : "";

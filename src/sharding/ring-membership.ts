@@ -18,6 +18,7 @@ import { RING_LABEL, checkRingName, memberLeaseName } from "./ring-lease.ts";
 import type { RingLostReason, RingMembershipOptions, ShardHandler } from "./ring-options.ts";
 import { RingView } from "./ring-view.ts";
 import type { PeerView } from "./ring-view.ts";
+import { checkObject } from "../util/check-args.ts";
 
 export type { RingLostReason, RingMembershipOptions, ShardHandler } from "./ring-options.ts";
 
@@ -132,6 +133,7 @@ export class RingMembership implements Runnable {
   #drained: (() => void) | undefined;
 
   constructor(options: RingMembershipOptions) {
+    checkObject("new RingMembership(options)", "options", options, "an options object ({ client, ring, identity, … })");
     const { namespace, ring, identity, leaseDurationMs = 15_000, renewDeadlineMs = 10_000, retryPeriodMs = 2_000, buckets = SHARD_BUCKETS } = options;
     if (!namespace || !identity) {
       throw new OperatorRuntimeError("RingMembership: namespace and identity are required. Fix: pass the Leases' namespace and a unique identity (pod name).");

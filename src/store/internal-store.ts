@@ -3,6 +3,7 @@
  * `apiVersion/kind/namespace/name`, so that anything else the owner controls can be pruned.
  */
 import type { KindRef, KubeObject } from "../client/types.ts";
+import { checkKubeObject, checkObject } from "../util/check-args.ts";
 
 /** An inventory entry. */
 export interface InventoryEntry extends KindRef {
@@ -19,6 +20,7 @@ export class InternalStore {
 
   /** Records a desired object. Returns false when it was already recorded (a duplicate). */
   add(obj: KubeObject): boolean {
+    checkKubeObject("InternalStore.add(obj)", "obj", obj);
     const entry: InventoryEntry = {
       apiVersion: obj.apiVersion!,
       kind: obj.kind!,
@@ -33,6 +35,7 @@ export class InternalStore {
 
   /** Whether an object (live, any version of its group) is desired. */
   has(obj: { apiVersion?: string | undefined; kind?: string | undefined; metadata?: { name?: string | undefined; namespace?: string | undefined } | undefined }): boolean {
+    checkObject("InternalStore.has(obj)", "obj", obj, "a Kubernetes object");
     return this.#entries.has(
       groupKindKey({ apiVersion: obj.apiVersion ?? "", kind: obj.kind ?? "", name: obj.metadata?.name ?? "", namespace: obj.metadata?.namespace }),
     );

@@ -18,8 +18,7 @@
  * a reader with an owner index (the informer `Cache`) answers from it, at no API cost and
  * without looking at other owners' objects; any other reader (the API) lists each managed kind
  * by the owner-UID label (`OWNER_UID_LABEL`), which the API server filters on, so the answer holds only this
- * owner's objects. Objects written before that label existed are found by a legacy sweep (see
- * `./owned-objects.ts`) on the owner's first prune in a process. The two readers can differ
+ * owner's objects (every object a Builder writes carries it). The two readers can differ
  * on a child whose owner-UID label was edited by hand: the index finds it by its controller
  * reference, the API list by the label it now carries (it is then left, never wrongly deleted).
  *
@@ -32,6 +31,7 @@ import type { InternalStore } from "./internal-store.ts";
 import { isNotFound } from "../errors.ts";
 import { isRetainedBy } from "./retained.ts";
 import { OwnedObjects } from "./owned-objects.ts";
+import { checkObject, checkOwner } from "../util/check-args.ts";
 
 /** The deleting side of a client. */
 export interface ObjectDeleter {
@@ -69,8 +69,10 @@ export interface PruneOptions {
 /**
  * Whether `owner` is `obj`'s controller: `obj` has a controller ownerReference carrying the
  * owner's UID. Takes the owner object as read (only its `metadata.uid` is compared; plain JSON
- * and client-node model objects alike); an owner without a UID (not yet created) controls
- * nothing.
+ * and client-node model objects alike).
+ *
+ * Errors: a TypeError naming the parameter when `obj` is not an object or `owner` is not an
+ * object with `metadata.uid` (a UID string, the signature before 0.1; an owner not yet created).
  *
  * @example
  * ```ts
@@ -78,16 +80,16 @@ export interface PruneOptions {
  * ```
  */
 export function isControlledBy(obj: ModelObject, owner: ModelObject): boolean {
-  const uid = owner.metadata?.uid;
-  if (!uid) return false;
+  checkObject("isControlledBy(obj, owner)", "obj", obj, "a Kubernetes object");
+  checkOwner("isControlledBy(obj, owner)", "owner", owner, "Since 0.1, pass the owner object, not its UID");
+  const uid = owner.metadata!.uid!;
   return (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid);
 }
 
 /** Deletes the owner's objects that are not desired; returns one result per candidate. */
 export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
-  return pruneOwned(options, new OwnedObjects({
-    reader: options.reader, owner: options.owner, namespace: options.namespace, managedBy: options.managedBy, component: options.component,
-  }));
+  checkObject("prune(options)", "options", options, "prune options ({ reader, deleter, owner, kinds, … })");
+  return pruneOwned(options, new OwnedObjects({ reader: options.reader, owner: options.owner, namespace: options.namespace }));
 }
 
 /**
@@ -114,7 +116,6 @@ export async function pruneOwned(options: PruneOptions, owned: OwnedObjects, for
       });
       continue;
     }
-    const failedBefore = results.length;
     for (const obj of live) {
       const m = obj.metadata ?? {};
       if (m.labels?.[key] !== value) continue;
@@ -141,7 +142,6 @@ export async function pruneOwned(options: PruneOptions, owned: OwnedObjects, for
         results.push({ ...base, action: "failed", error: err as Error });
       }
     }
-    if (!options.dryRun && !results.slice(failedBefore).some((r) => r.action === "failed")) owned.swept(kind);
   }
   return results;
 }

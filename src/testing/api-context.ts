@@ -48,4 +48,13 @@ export interface ResourceRequest {
   user?: UserInfo;
   /** Authorization mode's admission checks for a write by a non-superuser (see `WriteOptions.admit`). */
   admit?: (next: KubeObject, old: KubeObject | undefined) => void;
+  /** The name a create's body gives its object: the request log records it (as kube-apiserver's audit `objectRef.name`). */
+  named?: string;
+  /**
+   * For a create: applies the injected faults that name an object, once the body's name is known
+   * (a POST's URL has none). Rejects with the fault's Status when one fires.
+   */
+  faultByName?: (name: string) => Promise<void>;
+  /** An injected fault answered this request. */
+  injected?: boolean;
 }

@@ -114,6 +114,7 @@ export class ApiServer {
       return;
     }
     let code = 500;
+    let r: ResourceRequest | undefined;
     try {
       const type = this.ctx.registry.byPath(path.group, path.version, path.plural);
       if (!type) throw new StatusError(404, "NotFound", "the server could not find the requested resource");
@@ -129,7 +130,19 @@ export class ApiServer {
       if (!type.namespaced && path.namespace !== undefined) {
         throw new StatusError(404, "NotFound", "the server could not find the requested resource");
       }
-      const r: ResourceRequest = { req, res, type, path, query: url.searchParams, verb };
+      r = { req, res, type, path, query: url.searchParams, verb };
+      if (verb === "create" && path.name === undefined && this.faults.some((f) => f.spec.name !== undefined)) {
+        // A fault on a create by name (the object a POST creates is named in its body only).
+        const req2 = r;
+        req2.faultByName = async (name) => {
+          const f = this.#takeFault({ ...record, name });
+          if (f?.spec.latencyMs) await new Promise((done) => setTimeout(done, f.spec.latencyMs));
+          if (!f?.spec.code) return;
+          req2.injected = true;
+          const { reason, message } = faultStatus(f.spec.code, f.spec.message);
+          throw new StatusError(f.spec.code, reason, message, f.spec.retryAfterSeconds !== undefined ? { retryAfterSeconds: f.spec.retryAfterSeconds } : undefined);
+        };
+      }
       if (user && attributes) {
         r.user = user;
         const admit = access!.writeAdmission(user, { type, verb, namespace: attributes.namespace || undefined, name: path.name, subresource: path.subresource });
@@ -140,7 +153,7 @@ export class ApiServer {
     } catch (err) {
       code = sendError(res, err);
     }
-    this.log.record({ ...record, code, injected: false });
+    this.log.record({ ...record, ...(r?.named !== undefined ? { name: r.named } : {}), code, injected: r?.injected === true });
   }
 
   async #dispatch(r: ResourceRequest): Promise<void> {

@@ -142,6 +142,10 @@ function checkPatchedDecodable(r: ResourceRequest, patched: KubeObject): void {
 /** POST a new object. */
 export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const body = await objectBody(r);
+  if (typeof body.metadata?.name === "string" && body.metadata.name !== "") {
+    r.named = body.metadata.name;
+    await r.faultByName?.(body.metadata.name);
+  }
   checkKind(r, body);
   checkDecodable(r, body);
   const opts = writeOptions(r);

@@ -48,11 +48,13 @@ class Applies {
   }
 }
 
-/** `client` with its applies (also those of clients it binds a signal to) going through `applies`. */
+/** `client` with its applies and creates (also those of clients it binds a signal to) going through `applies`. */
 function tracked(client: ResourceClient, applies: Applies): ResourceClient {
   return new Proxy(client, {
     get(target, key) {
+      // A new object is created (POST), an existing one applied: both are the Builder's writes.
       if (key === "apply") return (obj: KubeObject, opts?: object) => applies.around(obj, () => target.apply(obj, opts));
+      if (key === "create") return (obj: KubeObject, opts?: object) => applies.around(obj, () => target.create(obj, opts));
       if (key === "withSignal") return (signal: AbortSignal) => tracked(target.withSignal(signal), applies);
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { Builder, Cache, ConfigMap, MANAGED_BY_LABEL, OWNER_UID_INDEX, OWNER_UID_LABEL, ResourceClient } from "../../src/index.ts";
 import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef, OwnerIndexedReader } from "../../src/index.ts";
-import { raw, within } from "../support/wait.ts";
+import { within } from "../support/wait.ts";
 
 const NS = "crowd";
 const MANAGER = "crowd-operator";
@@ -119,11 +119,11 @@ describe("one owner's reconcile costs the same however many other owners share i
 
   it("a no-op from the API costs one list per kind, filtered by the API server: fewer requests than objects", async () => {
     const { requests, byVerb, seen } = await noOp(first, client.reader());
-    // Six kinds: the four it adds plus Secret and Deployment, which it prunes. No GET per object
-    // (the lists hold every child), no write: 6 requests where GET+PUT per object needs 32 and
-    // the managed-by design needed 21 (16 GETs and 5 lists of every owner's objects).
-    assert.equal(requests, 6, JSON.stringify(byVerb));
-    assert.equal(byVerb.filter((r) => r.startsWith("list ")).length, 6);
+    // The four kinds it adds, nothing of a kind it was not told about. No GET per object (the
+    // lists hold every child), no write: 4 requests where GET+PUT per object needs 32 and the
+    // managed-by design needed 21 (16 GETs and 5 lists of every owner's objects).
+    assert.equal(requests, 4, JSON.stringify(byVerb));
+    assert.deepEqual(byVerb, ["list configmaps", "list persistentvolumeclaims", "list services", "list statefulsets"]);
     assert.equal(seen.gets, 0);
     assert.equal(seen.objects, 16, "exactly this owner's children came back");
   });
@@ -132,7 +132,7 @@ describe("one owner's reconcile costs the same however many other owners share i
     const { requests, seen } = await noOp(first, cache);
     assert.equal(requests, 0);
     assert.equal(seen.lists, 0, "no list of a namespace's objects");
-    assert.equal(seen.byOwner, 5, "one index lookup per pruned kind");
+    assert.equal(seen.byOwner, 3, "one index lookup per pruned kind (PVCs are not pruned)");
     // 16 reads by name, and this owner's children of the pruned kinds (PVCs are not pruned): 12.
     assert.equal(seen.objects, 16 + 12);
   });
@@ -155,36 +155,65 @@ describe("one owner's reconcile costs the same however many other owners share i
   });
 });
 
-describe("children written before the owner-UID label existed", () => {
+describe("the first reconcile of a new owner creates without reading each object (against LocalCluster)", () => {
   let cluster: LocalCluster;
   let client: ResourceClient;
   before(async () => {
     cluster = await LocalCluster.start();
     client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: MANAGER });
+    await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });
   });
   after(() => within(cluster.stop(), "cluster.stop()"));
 
-  it("are found: a desired one gets the label by its next apply, one no longer desired is pruned", async () => {
-    const owner = await client.create<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "old-owner", namespace: "default" } });
-    const ownerReferences = [{ apiVersion: "v1", kind: "ConfigMap", name: "old-owner", uid: owner.metadata!.uid!, controller: true, blockOwnerDeletion: true }];
-    for (const name of ["old-kept", "old-gone"]) {
-      // As an older version wrote them: owner reference and managed-by label, no owner-UID label.
-      const r = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", {
-        metadata: { name, labels: { [MANAGED_BY_LABEL]: MANAGER }, ownerReferences }, data: { v: "1" },
-      });
-      assert.equal(r.code, 201, r.text);
+  const build = (owner: KubeObject) => {
+    let b = new Builder({ client, owner });
+    for (const o of children(owner.metadata!.name!)) {
+      if (o.kind === "ConfigMap") b = b.configMap(o);
+      else if (o.kind === "StatefulSet") b = b.statefulSet(o);
+      else if (o.kind === "Service") b = b.service(o);
+      else b = b.storage(o);
     }
-    const pass = () => new Builder({ client, owner }).configMap({ metadata: { name: "old-kept" }, data: { v: "1" } }).reconcile();
-    const result = await pass();
-    assert.deepEqual(result.objects.map((o) => `${o.action} ${o.kind}/${o.name}`), ["updated ConfigMap/old-kept", "deleted ConfigMap/old-gone"]);
-    const kept = await client.get({ ...ConfigMap, namespace: "default", name: "old-kept" });
-    assert.equal(kept.metadata?.labels?.[OWNER_UID_LABEL], owner.metadata!.uid);
-
-    // Swept once for this owner in this process: later passes list by the label only.
+    return b;
+  };
+  /** The requests of one pass at the server (events aside), as `verb resource` sorted. */
+  const counted = async (pass: () => Promise<unknown>) => {
     cluster.requests.clear();
+    await pass();
+    return cluster.requests.all().filter((r) => r.resource !== "events").map((r) => `${r.verb} ${r.resource}`).sort();
+  };
+
+  it("16 children cost one list per kind and one create each (20 requests); a second pass only the lists", async () => {
+    const owner = await client.create<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "fresh", namespace: NS } });
+    const first = await counted(async () => assert.equal((await build(owner).reconcile()).ok, true));
+    assert.ok(first.length <= 22, `${first.length} requests: ${JSON.stringify(first)}`);
+    assert.deepEqual(first.filter((r) => r.startsWith("list ")), ["list configmaps", "list persistentvolumeclaims", "list services", "list statefulsets"]);
+    assert.equal(first.filter((r) => r.startsWith("create ")).length, 16);
+    assert.equal(first.length, 20, JSON.stringify(first));
+    const second = await counted(async () => assert.ok((await build(owner).reconcile()).objects.every((o) => o.action === "unchanged")));
+    assert.deepEqual(second, ["list configmaps", "list persistentvolumeclaims", "list services", "list statefulsets"]);
+  });
+
+  it("a foreign object holding a child's name: the create is refused, the object read and left as it is (NotOwned)", async () => {
+    const owner = await client.create<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "squatted", namespace: NS } });
+    const foreign = await client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "squatted-a", namespace: NS }, data: { mine: "no" } }, { fieldManager: "someone-else" });
+    cluster.requests.clear();
+    const result = await new Builder({ client, owner }).configMap({ metadata: { name: "squatted-a" }, data: { v: "1" } }).reconcile();
+    assert.deepEqual(result.objects.map((o) => `${o.action} ${o.name}`), ["failed squatted-a"]);
+    assert.equal(result.errors[0]!.name, "NotOwnedError");
+    const onIt = cluster.requests.all().filter((r) => r.resource === "configmaps" && r.name === "squatted-a").map((r) => `${r.verb} ${r.code}`);
+    assert.deepEqual(onIt, ["create 409", "get 200"], "refused, then read; nothing written");
+    const after = await client.get({ ...ConfigMap, namespace: NS, name: "squatted-a" });
+    assert.equal(after.metadata?.resourceVersion, foreign.metadata?.resourceVersion);
+  });
+
+  it("a child of ours whose owner-UID label was removed by hand: refused create, read, and labelled again by an apply", async () => {
+    const owner = await client.create<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "relabel", namespace: NS } });
+    const pass = () => new Builder({ client, owner }).configMap({ metadata: { name: "relabel-a" }, data: { v: "1" } }).reconcile();
+    assert.equal((await pass()).ok, true);
+    await client.patch({ ...ConfigMap, namespace: NS, name: "relabel-a" }, { metadata: { labels: { [OWNER_UID_LABEL]: null } } }, "merge", { fieldManager: "kubectl-edit" });
     const again = await pass();
-    assert.deepEqual(again.objects.map((o) => o.action), ["unchanged"]);
-    assert.equal(cluster.requests.count({ verb: "list" }), 5, JSON.stringify(cluster.requests.summary()));
-    assert.equal(cluster.requests.count(), 5);
+    assert.deepEqual(again.objects.map((o) => o.action), ["updated"], JSON.stringify(again.errors.map((e) => e.message)));
+    const live = await client.get({ ...ConfigMap, namespace: NS, name: "relabel-a" });
+    assert.equal(live.metadata?.labels?.[OWNER_UID_LABEL], owner.metadata!.uid);
   });
 });

@@ -75,23 +75,28 @@ describe("operator-runtime gen rbac", () => {
     assert.deepEqual(lines(roles[0]), ["coordination.k8s.io/leases: get,list,watch,create,update,delete"]);
   });
 
-  it("adds the reads of a Builder-writing controller: the kinds a Builder lists on every pass", async () => {
-    const docs = await gen(["examples/pinot/manager.ts"]);
-    const rules = lines(docs.find((d) => d.kind === "ClusterRole"));
-    for (const read of ["/secrets: get,list,watch", "/configmaps: get,list,watch,create,patch,delete", "apps/statefulsets: get,list,watch,create,patch,delete"]) {
-      assert.ok(rules.includes(read), `${read} in ${JSON.stringify(rules)}`);
+  it("grants a Builder-writing controller nothing beyond what it owns and declared: no Secrets, Services or StatefulSets it never uses", async () => {
+    const docs = await gen(["test/examples/rbac/sites-operator.ts"]);
+    assert.deepEqual(lines(docs.find((d) => d.kind === "ClusterRole")), [
+      "/configmaps: get,list,watch,create,patch,delete",
+      "apps/deployments: get,list,watch,create,patch,delete",
+      "events.k8s.io/events: create,patch",
+      "sites.example.com/sites: get,list,watch",
+      "sites.example.com/sites/finalizers: update",
+    ]);
+    const pinot = lines((await gen(["examples/pinot/manager.ts"])).find((d) => d.kind === "ClusterRole"));
+    assert.ok(!pinot.some((r) => r.startsWith("/secrets")), `no rule on secrets: ${JSON.stringify(pinot)}`);
+    for (const owned of ["/configmaps: get,list,watch,create,patch,delete", "apps/statefulsets: get,list,watch,create,patch,delete"]) {
+      assert.ok(pinot.includes(owned), `${owned} in ${JSON.stringify(pinot)}`);
     }
-    const replicaset = lines((await gen(["examples/replicaset/manager.ts"])).find((d) => d.kind === "ClusterRole"));
-    assert.ok(!replicaset.some((r) => r.startsWith("/secrets")), "a controller without a Builder reads no Secrets");
   });
 
-  it("grants a namespace-limited Builder's reads cluster-wide, where its cache informers watch", async () => {
+  it("keeps a namespace-limited Builder controller's rules in its namespace: no cluster-wide reads", async () => {
     const docs = await gen(["test/cli/fixtures/namespaced-builder-operator.ts"]);
-    assert.deepEqual(lines(docs.find((d) => d.kind === "ClusterRole")), [
-      "/configmaps: get,list,watch", "/secrets: get,list,watch", "/services: get,list,watch",
-      "apps/deployments: get,list,watch", "apps/statefulsets: get,list,watch",
-    ]);
-    assert.deepEqual(lines(docs.find((d) => d.kind === "Role")), ["/configmaps/finalizers: update", "/services: create,patch,delete"]);
+    assert.equal(docs.find((d) => d.kind === "ClusterRole"), undefined);
+    const role = docs.find((d) => d.kind === "Role");
+    assert.equal(role?.metadata.namespace, "a");
+    assert.deepEqual(lines(role), ["/configmaps: get,list,watch", "/configmaps/finalizers: update", "/services: get,list,watch,create,patch,delete"]);
   });
 
   it("defaults the name to the Manager's field manager and the namespace to default", async () => {

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { V1ConfigMap, V1Deployment } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, ConfigMap, Deployment, Manager, ResourceClient, Result, MANAGED_BY_LABEL, createLogger, writeStatus } from "../../src/index.ts";
+import { Builder, Cache, ConfigMap, Deployment, Manager, ResourceClient, Result, MANAGED_BY_LABEL, OWNER_UID_LABEL, createLogger, writeStatus } from "../../src/index.ts";
 import { waitFor } from "../support/wait.ts";
 import { Card, Greeting, installKinds } from "./fixtures.ts";
 
@@ -127,7 +127,7 @@ describe("typed kinds against LocalCluster", () => {
     await client.create<Card>({
       apiVersion: "example.com/v1", kind: "Card",
       metadata: {
-        name: "old", namespace: ns, labels: { [MANAGED_BY_LABEL]: client.fieldManager },
+        name: "old", namespace: ns, labels: { [MANAGED_BY_LABEL]: client.fieldManager, [OWNER_UID_LABEL]: restarted.metadata!.uid! },
         ownerReferences: [{ apiVersion: "example.com/v1", kind: "Greeting", name: "restarted", uid: restarted.metadata!.uid!, controller: true }],
       },
       spec: { text: "old" },

@@ -20,9 +20,15 @@ test("a non-controller reference, another owner's reference or none is not contr
   assert.equal(isControlledBy(child(undefined), owner), false);
 });
 
-test("an owner without a UID (never created) controls nothing", () => {
+test("an owner without a UID (never created) is a TypeError naming the field, not a silent false", () => {
   const unsaved = { metadata: { name: "hello" } };
-  assert.equal(isControlledBy(child([{ ...ref, uid: "", controller: true }]), unsaved), false);
+  assert.throws(() => isControlledBy(child([{ ...ref, uid: "", controller: true }]), unsaved),
+    (err: unknown) => err instanceof TypeError && /isControlledBy\(obj, owner\): owner must be .*metadata\.uid/.test(err.message));
+});
+
+test("a UID string where the owner object belongs (the signature before 0.1) throws and says how to migrate", () => {
+  assert.throws(() => isControlledBy(child([{ ...ref, controller: true }]), "uid-1" as never),
+    (err: unknown) => err instanceof TypeError && /got a string\. Since 0\.1, pass the owner object, not its UID/.test(err.message));
 });
 
 test("owners and children may be client-node model objects", () => {

@@ -31,6 +31,20 @@ describe("LocalCluster fault injection", () => {
     assert.equal(cluster.requests.filter({ code: 500 }).every((r) => r.injected), true);
   });
 
+  it("matches a create by the name in its body (a POST's URL names no object), and logs it as injected", async () => {
+    cluster.requests.clear();
+    const fault = cluster.inject({ verb: "create", resource: "configmaps", name: "held", code: 503, times: 1 });
+    const other = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "passes" } });
+    assert.equal(other.code, 201, "a create of another name is not matched");
+    const held = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "held" } });
+    assert.equal(held.code, 503);
+    assert.equal(held.body.reason, "ServiceUnavailable");
+    assert.equal(fault.hits, 1);
+    assert.deepEqual(cluster.requests.filter({ verb: "create", name: "held" }).map((r) => [r.code, r.injected]), [[503, true]]);
+    assert.equal((await raw(cluster.url, "GET", "/api/v1/namespaces/default/configmaps/held")).code, 404, "nothing was stored");
+    assert.equal((await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "held" } })).code, 201, "the fault fired once");
+  });
+
   it("injects 429 with Retry-After", async () => {
     cluster.inject({ verb: "create", resource: "configmaps", code: 429, retryAfterSeconds: 3 });
     const r = await raw(cluster.url, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "limited" } });
@@ -91,7 +105,7 @@ describe("LocalCluster fault injection", () => {
     refused({ verb: "get", latencyMs: -1 }, /latencyMs -1 is not a duration/);
     refused({ verb: "get", latencyMs: Number.NaN }, /latencyMs NaN is not a duration/);
     refused({ resource: 7, code: 500 }, /resource is 7; set it to a resource plural such as "configmaps"/);
-    refused(null, /the fault is null; pass an object/);
+    refused(null, /^LocalCluster\.inject\(fault\): fault must be a fault \(\{ verb\?, resource\?, code\?, latencyMs\?, times\? \}\), got null/);
     // None of them was added: requests are served normally.
     cluster.requests.clear();
     assert.equal((await raw(cluster.url, "GET", "/api/v1/namespaces/default/configmaps")).code, 200);

@@ -80,17 +80,17 @@ export function ruleSlots(objects: readonly KubeObject[]): RuleSlot[] {
 }
 
 /**
- * Every verb of the rules `pick` selects (those with more than one verb), as the objects
- * without that one verb: a rule's verbs proven necessary one by one.
+ * Every verb `pick` selects of a rule with more than one verb, as the objects without that one
+ * verb: a rule's verbs proven necessary one by one.
  */
-export function verbSlots(objects: readonly KubeObject[], pick: (rule: PolicyRule) => boolean): RuleSlot[] {
+export function verbSlots(objects: readonly KubeObject[], pick: (rule: PolicyRule, verb: string) => boolean): RuleSlot[] {
   const slots: RuleSlot[] = [];
   objects.forEach((o, i) => {
     const rules = (o as { rules?: PolicyRule[] }).rules;
     if (!rules) return;
     rules.forEach((rule, j) => {
-      if (!pick(rule) || rule.verbs.length < 2) return;
-      for (const verb of rule.verbs) {
+      if (rule.verbs.length < 2) return;
+      for (const verb of rule.verbs.filter((v) => pick(rule, v))) {
         const narrowed = rules.map((r, m) => (m === j ? { ...r, verbs: r.verbs.filter((v) => v !== verb) } : r));
         const without = objects.map((x, k) => (k === i ? { ...x, rules: narrowed } as KubeObject : x));
         slots.push({ label: `${o.kind} rule ${rule.apiGroups[0] || "core"}/${rule.resources.join(",")}: ${verb}`, without });
@@ -217,8 +217,8 @@ export interface ProofOptions {
   file?: string;
   /** How the operator runs (default: one replica under leader election). */
   mode?: OperatorMode;
-  /** Rules whose verbs are also proven necessary one by one (default none). */
-  eachVerbOf?: (rule: PolicyRule) => boolean;
+  /** The verbs of rules also proven necessary one by one: those it picks (default none). */
+  eachVerbOf?: (rule: PolicyRule, verb: string) => boolean;
 }
 
 /**

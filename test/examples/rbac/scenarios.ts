@@ -13,6 +13,7 @@ import { Pinot, operator as pinot, nodeConfigPatch, removeNodePatch } from "../.
 import { PodSet, operator as replicaset } from "../../../examples/replicaset/operator.ts";
 import { Job, ProcessingElement, operator as streams } from "../../../examples/streams/operator.ts";
 import { loadYamlFile } from "../../../examples/example.ts";
+import { Site, operator as sites } from "./sites-operator.ts";
 import { waitFor } from "../../support/wait.ts";
 
 const NS = "default";
@@ -28,7 +29,16 @@ async function applySamples(admin: ResourceClient, samples: readonly KubeObject[
   for (const s of samples) await admin.apply({ ...s, metadata: { ...s.metadata, namespace: s.metadata?.namespace ?? NS } });
 }
 
-/** The four example operators' scenarios, by example name. */
+/** The Deployments and ConfigMaps of a Site's workers, by name (`<site>-w<i>`). */
+async function workersOf(admin: ResourceClient, site: string): Promise<{ deployments: string[]; configMaps: string[] }> {
+  const names = (items: readonly KubeObject[]) => items.map((o) => o.metadata!.name!).filter((n) => n.startsWith(`${site}-w`)).sort();
+  return {
+    deployments: names((await admin.list({ apiVersion: "apps/v1", kind: "Deployment" }, { namespace: NS })).items),
+    configMaps: names((await admin.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: NS })).items),
+  };
+}
+
+/** The example operators' scenarios (and the test operators'), by name. */
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   greeting: {
     name: "greeting",
@@ -81,6 +91,27 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       await waitFor(async () => (await admin.get(ref)).status?.readyReplicas === set.spec.replicas + 2, "the PodSet to scale out", STEP_MS);
       await admin.patch(ref, { spec: { replicas: 1 } }, "merge");
       await waitFor(async () => (await admin.get(ref)).status?.replicas === 1, "the PodSet to scale in to 1", STEP_MS);
+    },
+  },
+  sites: {
+    name: "sites",
+    async run(admin) {
+      await applySamples(admin, sites.samples);
+      const has = (n: number) => async () => {
+        const { deployments, configMaps } = await workersOf(admin, "web");
+        const want = Array.from({ length: n }, (_, i) => `web-w${i}`);
+        return JSON.stringify(deployments) === JSON.stringify(want) && JSON.stringify(configMaps) === JSON.stringify(want);
+      };
+      await waitFor(has(2), "the Site's 2 workers (a Deployment and a ConfigMap each)", STEP_MS);
+      const ref = { ...Site, name: "web", namespace: NS };
+      await admin.patch(ref, { spec: { conf: "level=debug\n" } }, "merge");
+      await waitFor(async () => (await admin.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: NS })).items
+        .filter((c) => c.metadata!.name!.startsWith("web-w")).every((c) => (c as { data?: Record<string, string> }).data?.["worker.conf"]?.endsWith("level=debug\n")),
+      "the workers' ConfigMaps to take the new conf", STEP_MS);
+      await admin.patch(ref, { spec: { workers: 1 } }, "merge");
+      await waitFor(has(1), "worker web-w1's Deployment and ConfigMap to be pruned", STEP_MS);
+      await admin.patch(ref, { spec: { workers: 0 } }, "merge");
+      await waitFor(has(0), "the last worker's Deployment and ConfigMap to be pruned", STEP_MS);
     },
   },
   streams: {

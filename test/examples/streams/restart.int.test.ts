@@ -85,8 +85,9 @@ describe("streams: SIGKILL the operator and start it again", () => {
     const first = await start();
     // The job controller cannot create its fourth PE; the PE controller records ingest's first
     // launch but cannot create its pod.
-    const peFault = cluster.inject({ verb: "patch", resource: "processingelements", name: "crash-work-1", code: 503, times: Infinity });
-    const podFault = cluster.inject({ verb: "patch", resource: "pods", name: "crash-ingest-0", code: 503, times: Infinity });
+    // A new child is created with a POST (its name in the body): the faults match it by that name.
+    const peFault = cluster.inject({ verb: "create", resource: "processingelements", name: "crash-work-1", code: 503, times: Infinity });
+    const podFault = cluster.inject({ verb: "create", resource: "pods", name: "crash-ingest-0", code: 503, times: Infinity });
     await client.create(parallelJob("crash", { width: 3 }));
     await waitFor(async () => peFault.hits > 0 && podFault.hits > 0 && (await pe("crash-ingest-0")).status?.launchCount === 1,
       "the operator to be held mid-submission", PROCESS_MS);

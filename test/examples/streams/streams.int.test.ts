@@ -41,7 +41,7 @@ describe("streams: Job → ProcessingElements → one pod and ConfigMap per PE",
     assert.deepEqual(running.status?.processingElements, order, "host isolation, then the host pool, then the rest in application order");
     assert.equal(running.status?.peCount, 5);
     assert.equal(running.status?.runningPEs, 5);
-    const created = cluster.requests.filter({ verb: "patch", resource: "processingelements" }).filter((r) => r.code === 201).map((r) => r.name);
+    const created = cluster.requests.filter({ verb: "create", resource: "processingelements" }).filter((r) => r.code === 201).map((r) => r.name);
     assert.deepEqual(created, order, "created in placement order, each once");
 
     const { pes, pods, cms, peNames, podNames, cmNames } = await childrenOf(client, "parallel");

@@ -1,0 +1,51 @@
+/**
+ * The controller a reconcile runs in, known through every `await` of the run: what a Builder
+ * created in the reconciler learns from the controller without being told (the kinds it owns,
+ * which it prunes).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { KindRef } from "../kinds/kind.ts";
+
+/**
+ * What a reconcile knows of its controller.
+ *
+ * @example
+ * ```ts
+ * const scope: ReconcileScope = { controller: "pinot", owns: [ConfigMap, StatefulSet] };
+ * ```
+ */
+export interface ReconcileScope {
+  /** The controller's name. */
+  controller: string;
+  /** The kinds the controller `.owns` (watches for its primary's children). */
+  owns: readonly KindRef[];
+}
+
+const scopes = new AsyncLocalStorage<ReconcileScope>();
+
+/**
+ * Runs `fn` (a reconcile) in `scope`: {@link reconcileScope} answers it anywhere in the run,
+ * through every `await` and callback it starts. The Manager's controller builder runs each
+ * reconcile so.
+ *
+ * @example
+ * ```ts
+ * await runInReconcileScope({ controller: "pinot", owns: [ConfigMap] }, () => reconcile(request, ctx));
+ * ```
+ */
+export function runInReconcileScope<T>(scope: ReconcileScope, fn: () => T): T {
+  return scopes.run(scope, fn);
+}
+
+/**
+ * The scope of the reconcile running now, or undefined outside any (a Builder used in a
+ * script, a test, or a controller built without the Manager).
+ *
+ * @example
+ * ```ts
+ * const owned = reconcileScope()?.owns ?? [];
+ * ```
+ */
+export function reconcileScope(): ReconcileScope | undefined {
+  return scopes.getStore();
+}
