@@ -14,14 +14,21 @@
  * The API server honours managedFields a patch sets, and a patch changing nothing else records
  * no entry for its own manager.
  *
- * Caveats: every non-apply write the field manager made to the object's main resource is taken
- * as the Builder's (a JSON patch the Builder sent to correct a list is). A field that code using
- * the same field manager set with an update or a merge patch, and that the desired object lacks,
- * is removed by the next apply: give such code a field manager of its own.
+ * Only the entry the create recorded is moved: the field manager's `Update` entry whose time is
+ * the object's creation time (within {@link CREATE_SKEW_MS}). An entry a later update or patch
+ * of the same field manager touched (code of the operator's own that patches the object, say)
+ * is left alone, so fields such code set are never removed by the Builder; the create's fields
+ * in such an entry then stay owned by it (give such code a field manager of its own).
+ *
+ * With `force: false` and a lean cached copy, the first apply conflicts with the create's entry
+ * (the same manager, another operation): the object is read, migrated, and applied again.
  */
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { KubeObject, ObjectRef } from "../client/types.ts";
-import { ConflictError, InvalidError } from "../errors.ts";
+import { ConflictError, InvalidError, OperatorRuntimeError } from "../errors.ts";
+
+/** How far a create's managedFields time may lie from the object's creationTimestamp. */
+const CREATE_SKEW_MS = 2000;
 
 /** A managedFields entry as the API server sends it (the fields the migration reads). */
 interface Entry {
@@ -40,9 +47,14 @@ function entriesOf(obj: KubeObject): Entry[] {
   return (obj.metadata?.managedFields ?? []) as Entry[];
 }
 
-/** The field manager's `Update` entries of the main resource (a POST, a JSON patch). */
+/**
+ * The field manager's `Update` entry of the main resource that its create recorded (its time is
+ * the creation time), if no later non-apply write of the same manager touched it.
+ */
 function updates(obj: KubeObject, fieldManager: string): Entry[] {
-  return entriesOf(obj).filter((e) => e.manager === fieldManager && e.operation === "Update" && !e.subresource);
+  const created = Date.parse(String(obj.metadata?.creationTimestamp ?? ""));
+  return entriesOf(obj).filter((e) => e.manager === fieldManager && e.operation === "Update" && !e.subresource
+    && Number.isFinite(created) && Math.abs(Date.parse(e.time ?? "") - created) <= CREATE_SKEW_MS);
 }
 
 /** Whether `obj` has a managedFields entry of `fieldManager`'s non-apply writes to move. */
@@ -101,6 +113,16 @@ async function migrate(client: ResourceClient, ref: ObjectRef, obj: KubeObject, 
   return { object, applied: within(moved, apply?.fieldsV1) };
 }
 
+/**
+ * A migration that kept meeting a newer object (another writer, such as a controller updating the
+ * status): a plain error, retried with backoff. Never the 422 of the failed `test` itself, which
+ * would read as an invalid object and end the reconcile as terminal.
+ */
+function raced(err: unknown): Error {
+  if (!stale(err)) return err as Error;
+  return new OperatorRuntimeError("moving the field ownership of the create into the Builder's apply raced with another writer; the next pass retries", { cause: err });
+}
+
 /** Whether `err` says the copy a migration started from is stale. */
 function stale(err: unknown): boolean {
   return err instanceof InvalidError || err instanceof ConflictError;
@@ -124,13 +146,27 @@ export async function applyOwned(
       // A stale copy: the answer of the apply tells what is left to move.
     }
   }
-  let applied = await client.apply(desired, { force, fieldManager });
+  let applied: KubeObject;
+  try {
+    applied = await client.apply(desired, { force, fieldManager });
+  } catch (err) {
+    // Without force, the apply conflicts with the create's entry (same manager, another
+    // operation) when a lean copy hid it: read the object, move the entry, apply again.
+    if (force || !(err instanceof ConflictError) || live.metadata?.managedFields !== undefined) throw err;
+    const full = await client.get(ref);
+    if (!hasUpdateEntry(full, fieldManager)) throw err;
+    await migrate(client, ref, full, fieldManager).catch((e: unknown) => {
+      throw raced(e);
+    });
+    applied = await client.apply(desired, { force, fieldManager });
+  }
   for (let attempt = 0; hasUpdateEntry(applied, fieldManager); attempt++) {
     let moved: { object: KubeObject; applied: boolean };
     try {
       moved = await migrate(client, ref, applied, fieldManager);
     } catch (err) {
-      if (!stale(err) || attempt > 0) throw err;
+      if (!stale(err)) throw err;
+      if (attempt > 0) throw raced(err);
       applied = await client.get(ref);
       continue;
     }

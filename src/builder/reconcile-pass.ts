@@ -17,7 +17,7 @@ import { scalarComparer } from "./scalars.ts";
 import { EventNotes } from "./event-notes.ts";
 import { ConfigOutcomes, configReader, withLiveConfigHashes } from "./config-hashes.ts";
 import type { ConfigReader } from "./config-hashes.ts";
-import { reconcileScope } from "../controller/reconcile-scope.ts";
+import { ownedKindsFor } from "../controller/reconcile-scope.ts";
 import { driftPatch } from "./drift.ts";
 import { applyOwned } from "./field-ownership.ts";
 import { compareWithLive, listKindsFor } from "./live-lists.ts";
@@ -89,7 +89,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   const prunePvcs = options.prune !== false && options.prune?.persistentVolumeClaims === true;
   const remembered = appliedKey ? appliedKinds(appliedKey) : [];
   // Named kinds: those of this pass, `manages`, and those the controller running it owns.
-  const named = [...added, ...(options.manages ?? []), ...(reconcileScope()?.owns ?? [])];
+  const named = [...added, ...(options.manages ?? []), ...ownedKindsFor(options.owner)];
   const pruneKinds = uniqueKinds([...named, ...remembered])
     .filter((k) => prunePvcs || !(k.kind === "PersistentVolumeClaim" && k.apiVersion === "v1"));
   owned.prefetch(uniqueKinds([...added, ...(options.prune === false ? [] : pruneKinds)]));
@@ -231,7 +231,9 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<{ result: Ob
       await client.delete(ref, { propagationPolicy: workload ? "Orphan" : "Background", preconditions: { uid: live.metadata!.uid!, resourceVersion: live.metadata!.resourceVersion! } });
       const still = await client.reader().get(ref);
       if (still) return { result: { ...ref, action: "waiting", reason: `re-creating: waiting for the old object to be deleted (${immutable.join(", ")} changed)` }, live };
-      const created = await client.apply(desired, { force: ctx.options.force ?? true, fieldManager: ctx.fieldManager });
+      // A create, never an apply: an object someone else made in the meantime is not taken over
+      // (409 AlreadyExists fails this pass; the next one reports it NotOwned).
+      const created = await client.create(desired, { fieldManager: ctx.fieldManager });
       await ctx.notes.changed(desired, "Updated", recreateReason);
       return { result: { ...ref, action: "updated", reason: recreateReason }, live: created };
     } catch (err) {

@@ -19,6 +19,29 @@ export interface ReconcileScope {
   controller: string;
   /** The kinds the controller `.owns` (watches for its primary's children). */
   owns: readonly KindRef[];
+  /** The primary's kind (`.for`). */
+  primary?: KindRef;
+  /** The request being reconciled: the primary's namespace ("" when cluster-scoped) and name. */
+  request?: { namespace: string; name: string };
+}
+
+/**
+ * The kinds a Builder for `owner` prunes because the running reconcile's controller `.owns`
+ * them: only when `owner` is the primary this reconcile is about (a Builder for another owner,
+ * or work the reconcile started for something else, gets none).
+ *
+ * @example
+ * ```ts
+ * const kinds = ownedKindsFor(greeting); // [ConfigMap, Deployment] inside the greeting controller's reconcile of it
+ * ```
+ */
+export function ownedKindsFor(owner: { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } }): readonly KindRef[] {
+  const scope = scopes.getStore();
+  if (!scope) return [];
+  const { primary, request } = scope;
+  if (primary && (primary.apiVersion !== owner.apiVersion || primary.kind !== owner.kind)) return [];
+  if (request && (request.name !== owner.metadata?.name || request.namespace !== (owner.metadata?.namespace ?? ""))) return [];
+  return scope.owns;
 }
 
 const scopes = new AsyncLocalStorage<ReconcileScope>();

@@ -531,7 +531,10 @@ export class ControllerBuilder {
     const primary: KindUse = kindUse(this.#for.kind, this.#for.namespace, true,
       { ...(this.#owns.length ? { finalizers: ["update"] as const } : {}), ...this.#forAccess });
     // A Builder in the reconciler prunes the kinds the controller owns (see `BuilderOptions.manages`).
-    const scope: ReconcileScope = { controller: this.#name, owns: this.#owns.map((w) => ({ apiVersion: w.kind.apiVersion, kind: w.kind.kind })) };
+    const scope: ReconcileScope = {
+      controller: this.#name, owns: this.#owns.map((w) => ({ apiVersion: w.kind.apiVersion, kind: w.kind.kind })),
+      primary: { apiVersion: this.#for.kind.apiVersion, kind: this.#for.kind.kind },
+    };
     const c = new Controller({
       access: { controller: this.#name, builder: this.#builder, kinds: [primary, ...this.#uses] },
       name: this.#name, source: this.#manager.informerSource, reconcile: inScope(scope, fn), for: this.#for, owns: this.#owns, watches: this.#watches,
@@ -551,7 +554,7 @@ export class ControllerBuilder {
 
 /** `fn`, each of its runs in `scope` (see `runInReconcileScope`). */
 function inScope(scope: ReconcileScope, fn: Reconciler): Reconciler {
-  return (request, ctx) => runInReconcileScope(scope, () => fn(request, ctx));
+  return (request, ctx) => runInReconcileScope({ ...scope, request: { namespace: request.namespace, name: request.name } }, () => fn(request, ctx));
 }
 
 /** The controller side of a ring: writes go out while the ring says the key's bucket is still this replica's. */

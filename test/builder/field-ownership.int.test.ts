@@ -76,6 +76,40 @@ describe("fields dropped from a child the Builder created (against LocalCluster)
       assert.equal(cluster.requests.writes() - cluster.requests.writes({ resource: "events" }), 0);
     });
   }
+
+  it("without force, from a lean cache: the apply that meets the create's entry reads, moves it and applies again", async () => {
+    const name = "web-noforce";
+    const owner = await client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${name}-owner`, namespace: NS } });
+    const pass = (full: boolean, image: string) => {
+      const d = web(name, full) as any;
+      d.spec.template.spec.containers[0].image = image;
+      return new Builder({ client, owner, reader: cache, force: false }).deployment(d).reconcile();
+    };
+    assert.deepEqual((await pass(true, "example/web:1")).objects.map((o) => o.action), ["created"]);
+    await waitCached(cache, name);
+    const updated = await pass(false, "example/web:2");
+    assert.deepEqual(updated.objects.map((o) => o.action), ["updated"], JSON.stringify(updated.errors.map((e) => e.message)));
+    const live = await client.get({ ...Deployment, namespace: NS, name }) as any;
+    assert.equal(live.spec.template.spec.containers[0].image, "example/web:2");
+    assert.equal(live.metadata.labels.tier, undefined, "the dropped label is gone");
+    assert.deepEqual(entries(live), [`${MANAGER} Apply`]);
+  });
+
+  it("leaves alone what the operator's own code patched later with the same field manager", async () => {
+    const name = "web-patched";
+    const owner = await client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${name}-owner`, namespace: NS } });
+    const pass = (full: boolean) => new Builder({ client, owner }).deployment(web(name, full)).reconcile();
+    assert.deepEqual((await pass(true)).objects.map((o) => o.action), ["created"]);
+    // More than the create's second later, the operator's own code scales it with a merge patch
+    // under the same field manager (the Manager's client, say).
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await client.patch({ ...Deployment, namespace: NS, name }, { spec: { replicas: 5 }, metadata: { annotations: { "team/note": "keep" } } }, "merge");
+    const updated = await pass(false);
+    assert.deepEqual(updated.objects.map((o) => o.action), ["updated"], JSON.stringify(updated.errors.map((e) => e.message)));
+    const live = await client.get({ ...Deployment, namespace: NS, name }) as any;
+    assert.equal(live.spec.replicas, 5, "the replicas the operator's own patch set are kept");
+    assert.equal(live.metadata.annotations["team/note"], "keep", "the annotation it set is kept");
+  });
 });
 
 /** Waits until the cache holds Deployment `name` (at `resourceVersion`, when given). */

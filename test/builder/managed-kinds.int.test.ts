@@ -84,6 +84,19 @@ describe("the kinds a Builder lists and prunes (against LocalCluster)", () => {
     assert.deepEqual(requests, ["delete configmaps", "list configmaps", "list deployments"]);
   });
 
+  it("in a controller's reconcile of one primary, a Builder for another owner does not take the controller's owned kinds", async () => {
+    const owner = await newOwner();
+    const child = `${owner.metadata!.name}-a`;
+    assert.equal((await new Builder({ client, owner }).configMap(cm(child)).reconcile()).ok, true);
+    forgetAppliedKind(appliedKindsKey(owner.metadata!.uid!, MANAGER, undefined), ConfigMap);
+    // The reconcile is about another ConfigMap: this Builder's owner is not its primary.
+    const scope: ReconcileScope = { controller: "kinds", owns: [ConfigMap, Deployment], primary: ConfigMap, request: { namespace: NS, name: "another" } };
+    const { result, requests } = await requestsOf(() => runInReconcileScope(scope, () => new Builder({ client, owner }).reconcile()));
+    assert.deepEqual(result.objects, []);
+    assert.deepEqual(requests, [], "no list of the controller's kinds, nothing pruned");
+    assert.equal(await exists(child), true);
+  });
+
   it("a controller built by the Manager runs each reconcile in the scope of its owned kinds", async () => {
     const mgr = new Manager({ kubeConfig: cluster.kubeConfig, fieldManager: MANAGER, healthPort: false, leaderElection: false, recorder: false, logger: silentLogger });
     const seen = new Map<string, ReconcileScope | undefined>();
@@ -97,7 +110,10 @@ describe("the kinds a Builder lists and prunes (against LocalCluster)", () => {
     try {
       await client.create({ ...Secret, metadata: { name: "scoped", namespace: NS }, stringData: { token: "x" } });
       const scope = await waitFor(() => seen.get("scoped"), "a reconcile of Secret scoped", 10_000);
-      assert.deepEqual(scope, { controller: "scoped", owns: [{ apiVersion: "apps/v1", kind: "Deployment" }, { apiVersion: "v1", kind: "ConfigMap" }] });
+      assert.deepEqual(scope, {
+        controller: "scoped", owns: [{ apiVersion: "apps/v1", kind: "Deployment" }, { apiVersion: "v1", kind: "ConfigMap" }],
+        primary: { apiVersion: "v1", kind: "Secret" }, request: { namespace: NS, name: "scoped" },
+      });
       assert.equal(reconcileScope(), undefined, "outside a reconcile: no scope");
     } finally {
       await within(mgr.stop(), "mgr.stop()", 15_000);
