@@ -27,8 +27,8 @@ import type { ResourceClient } from "../client/resource-client.ts";
 import type { KubeObject, ObjectRef } from "../client/types.ts";
 import { ConflictError, InvalidError, OperatorRuntimeError } from "../errors.ts";
 
-/** How far a create's managedFields time may lie from the object's creationTimestamp. */
-const CREATE_SKEW_MS = 2000;
+/** How far a create's managedFields time may lie from the object's creationTimestamp (both are whole seconds: one boundary between them at most). */
+const CREATE_SKEW_MS = 1000;
 
 /** A managedFields entry as the API server sends it (the fields the migration reads). */
 interface Entry {

@@ -1,6 +1,6 @@
 /**
  * The Manager: owns the client, the shared cache, the metrics and health server and the
- * leader elector, and runs controllers — the seed's instance-operator lifecycle: create
+ * leader elector, and runs controllers — the IBM Streams instance operator's lifecycle: create
  * everything, start it, wait for SIGTERM/SIGINT, drain controllers, stop caches, release the
  * lease, exit 0.
  */
