@@ -91,7 +91,10 @@ export async function run(): Promise<void> {
   const api = KubernetesObjectApi.makeApiClient(cluster.kubeConfig);
 
   const rows: { builder: Row; naive: Row; apply: Row }[] = [];
-  for (const [scenario, config] of [["first reconcile", {}], ["no-op reconcile", {}], ["one ConfigMap changed", changed]] as const) {
+  // The first change of an object the Builder created also moves the create's field ownership
+  // into its apply (one more write per object, once); the second change shows the steady cost.
+  const changedAgain = { broker: "pinot.broker.port=9002\n" };
+  for (const [scenario, config] of [["first reconcile", {}], ["no-op reconcile", {}], ["one ConfigMap changed", changed], ["the same ConfigMap changed again", changedAgain]] as const) {
     rows.push({
       builder: await measure(cluster, scenario, () => build(config).reconcile()),
       naive: await measure(cluster, scenario, () => naiveReconcile(api, naiveOwner, pinotObjects("b", config))),
@@ -122,13 +125,15 @@ export async function run(): Promise<void> {
   const snapshot = new Cache({ client, kubeConfig: cluster.kubeConfig });
   for (const k of KINDS) snapshot.informer(k, { namespace: NS });
   await snapshot.start(new AbortController().signal);
-  await build(changed, snapshot).reconcile();
+  await build(changedAgain, snapshot).reconcile();
   cluster.requests.clear();
-  const n = 200;
-  for (let i = 0; i < 20; i++) await build(changed, snapshot).reconcile();
+  // The steady state of a long-running operator: code compiled and heap sized by 300 passes
+  // first (20 passes of warm-up measured 1.6 ms of CPU per pass, most of it compiling and GC).
+  const n = 1000;
+  for (let i = 0; i < 300; i++) await build(changedAgain, snapshot).reconcile();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < n; i++) await build(changed, snapshot).reconcile();
+  for (let i = 0; i < n; i++) await build(changedAgain, snapshot).reconcile();
   const cpu = process.cpuUsage(cpu0);
   const cachedMs = (performance.now() - t0) / n;
   const cpuMs = (cpu.user + cpu.system) / 1000 / n;
