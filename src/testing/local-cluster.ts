@@ -164,11 +164,11 @@ export interface LocalClusterOptions {
    */
   shardedListWatch?: boolean;
   /**
-   * Which kinds' shard-filtered lists echo the selector in `metadata.shardInfo` (default
-   * `"all"`). `"built-in"` answers as kube-apiserver v1.36.2 with the feature gate on: lists
-   * and watches of custom resources are filtered too, but their lists carry no `shardInfo`, so
-   * a client cannot tell a filtered list from an ignored parameter until an object of another
-   * shard arrives.
+   * Which kinds' shard-filtered lists echo the selector in `metadata.shardInfo`. Default
+   * `"built-in"`, as kube-apiserver v1.36.2 with the feature gate on answers: lists and watches
+   * of custom resources are filtered too, but their lists carry no `shardInfo`, so a client
+   * cannot tell a filtered list from an ignored parameter until an object of another shard
+   * arrives. `"all"` echoes for custom resources too.
    */
   shardInfoEcho?: ShardInfoEcho;
 }
@@ -241,7 +241,7 @@ export class LocalCluster {
     checkShardingSettings("LocalCluster.start", options);
     const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
       resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS,
-      shardedListWatch: options.shardedListWatch ?? true, shardInfoEcho: options.shardInfoEcho ?? "all" };
+      shardedListWatch: options.shardedListWatch ?? true, shardInfoEcho: options.shardInfoEcho ?? "built-in" };
     if (options.authorization !== undefined && typeof options.authorization !== "boolean") {
       throw new TypeError(`LocalCluster.start: authorization must be true or false, got ${JSON.stringify(options.authorization)}`);
     }
