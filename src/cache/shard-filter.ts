@@ -154,8 +154,10 @@ export class ShardFilter {
       if (this.#matches(item)) kept.push(item);
       else outside ??= item;
     }
+    // A complete list with nothing outside the selector: the server filters (now), whatever an
+    // earlier list or event showed (one API server of several without the feature, an upgrade).
     if (outside) this.#ignored(outside, "list");
-    else if (this.#mode !== "client") this.#set({ filtering: "unconfirmed" });
+    else this.#set({ filtering: "unconfirmed" });
     return kept;
   }
 

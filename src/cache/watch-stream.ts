@@ -75,7 +75,15 @@ export interface WatchStreamOptions {
    * `stallTimeoutMs` (a server without bookmarks sends nothing on a quiet watch).
    */
   bookmarking?: boolean;
+  /**
+   * How long the server may take to accept the watch (response headers) before the attempt
+   * fails as an `error` (default {@link DEFAULT_WATCH_CONNECT_MS}, 30 s, client-node's own).
+   */
+  connectTimeoutMs?: number;
 }
+
+/** How long a watch request may wait for the server's response headers (30 s). */
+export const DEFAULT_WATCH_CONNECT_MS = 30_000;
 
 /**
  * How long a watch of a server that sends bookmarks may stay silent before it counts as stalled
@@ -171,12 +179,19 @@ export function openWatch(options: WatchStreamOptions): WatchStream {
   };
 
   // client-node aborts a stream after `requestTimeoutMs` without data (30 s by default, read at
-  // every reset of its timer): a real server sends nothing on a quiet watch but a bookmark about
-  // once a minute, so that default would end every idle watch. The limit is silence clearly
-  // longer than the bookmark interval once the server is known to send bookmarks, else the
-  // watch's own timeout plus that margin.
+  // every reset of its timer: once before the request, once when the headers arrived, then at
+  // every chunk): a real server sends nothing on a quiet watch but a bookmark about once a
+  // minute, so that default would end every idle watch. The first read (the wait for the
+  // headers) keeps a connect limit; after it, the limit is silence clearly longer than the
+  // bookmark interval once the server is known to send bookmarks, else the watch's own timeout
+  // plus that margin.
+  const connectMs = options.connectTimeoutMs ?? DEFAULT_WATCH_CONNECT_MS;
+  let reads = 0;
   const watch = new Watch(options.kubeConfig);
-  Object.defineProperty(watch, "requestTimeoutMs", { configurable: true, get: () => (bookmarking ? stallMs : quietMs) });
+  Object.defineProperty(watch, "requestTimeoutMs", {
+    configurable: true,
+    get: () => (reads++ === 0 ? connectMs : bookmarking ? stallMs : quietMs),
+  });
   watch.watch(options.path, options.query, onEvent, onDone).then(
     (c) => {
       controller = c;

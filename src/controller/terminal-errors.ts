@@ -183,8 +183,11 @@ export class TerminalErrors {
         const written = await writeStatus(statusClient, primary, {}, {
           conditions: [{ type: this.#options.conditionType ?? TERMINAL_CONDITION_TYPE, status: "False", reason, message }],
         });
+        // Held at the version its own write made only when that write was based on the spec the
+        // reconcile failed on: a spec edited meanwhile (the write met a conflict and merged into
+        // the newer object) must be reconciled.
         const after = written.object.metadata?.resourceVersion;
-        if (after !== undefined) versions.add(after);
+        if (after !== undefined && written.object.metadata?.generation === primary.metadata?.generation) versions.add(after);
       } catch (writeErr) {
         // A kind without a status subresource, or an object already gone: nothing to write to.
         // No RBAC for the status (403): the Warning event below still tells the user.

@@ -10,6 +10,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import { Cache } from "../../src/cache/index.ts";
+import { openWatch } from "../../src/cache/watch-stream.ts";
 import { createLogger } from "../../src/log/logger.ts";
 import type { LogRecord } from "../../src/log/logger.ts";
 import { CONFIGMAP, FAST, cm, namespace as createNamespace } from "./fixtures.ts";
@@ -166,6 +167,35 @@ describe("a stalled watch stream", () => {
       assert.equal(records.filter((r) => r.level === "warn").length, 1, JSON.stringify(records.filter((r) => r.level === "warn")));
     } finally {
       await cache.stop();
+    }
+  });
+});
+
+describe("a server that accepts the connection but never answers the watch", () => {
+  it("fails the attempt after the connect limit, not after the watch's idle limit", async () => {
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const kubeConfig = new KubeConfig();
+      kubeConfig.loadFromOptions({
+        clusters: [{ name: "mute", server: `http://127.0.0.1:${(server.address() as { port: number }).port}`, skipTLSVerify: true }],
+        users: [{ name: "u" }], contexts: [{ name: "c", cluster: "mute", user: "u" }], currentContext: "c",
+      });
+      const started = performance.now();
+      // A 600 s watch whose idle limit would be 600 s + the stall margin: the wait for the
+      // headers keeps its own limit.
+      const w = openWatch({
+        kubeConfig, path: "/api/v1/configmaps", query: { timeoutSeconds: 600, allowWatchBookmarks: true },
+        onEvent: () => undefined, now: () => performance.now(), connectTimeoutMs: 300,
+      });
+      const outcome = await within(w.done, "the outcome of a watch the server never answers", 10_000);
+      const tookMs = performance.now() - started;
+      assert.equal(outcome.type, "error", JSON.stringify(outcome));
+      assert.ok(tookMs >= 250 && tookMs < 5_000, `failed after ${Math.round(tookMs)} ms`);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

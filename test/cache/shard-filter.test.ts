@@ -33,6 +33,17 @@ describe("ShardFilter: where a shard selector is applied, on evidence", () => {
   const mine = objects("in", 5, true);
   const others = objects("out", 5, false);
 
+  it("after an object of another shard, a later complete list the server filtered brings the mode back to unconfirmed (metric 0 again)", () => {
+    const { log } = capture();
+    const changes: ShardFilteringChange[] = [];
+    const filter = new ShardFilter(LOWER, log, { onChange: (c) => changes.push(c) });
+    filter.listed([...mine, ...others], undefined);           // an API server without the feature answered
+    assert.equal(filter.mode, "client");
+    filter.listed(mine, undefined);                           // the relist reached one that filters
+    assert.equal(filter.mode, "unconfirmed");
+    assert.deepEqual(changes.map((c) => c.filtering), ["client", "unconfirmed"]);
+  });
+
   it("a list without echo and without objects of other shards is unconfirmed: filtered, no warning", () => {
     const { log, warnings } = capture();
     const changes: ShardFilteringChange[] = [];
@@ -68,9 +79,9 @@ describe("ShardFilter: where a shard selector is applied, on evidence", () => {
     assert.equal(w.outside, "ns/out-0");
     assert.equal(w.from, "list");
     assert.deepEqual(changes.map((c) => [c.filtering, c.outside?.object.metadata?.name, c.outside?.from]), [["client", "out-0", "list"]]);
-    // A relist without echo stays client (the evidence stands) and does not warn again.
+    // A complete relist with nothing outside: unconfirmed again (no evidence now), no warning.
     filter.listed(mine, undefined);
-    assert.equal(filter.mode, "client");
+    assert.equal(filter.mode, "unconfirmed");
     assert.equal(warnings().length, 1);
   });
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Manager, OperatorRuntimeError, ResourceClient, findCondition, silentLogger, terminal, writeStatus } from "../../src/index.ts";
+import { Manager, OperatorRuntimeError, ResourceClient, Result, findCondition, silentLogger, terminal, writeStatus } from "../../src/index.ts";
 import type { Condition, KubeObject } from "../../src/index.ts";
 import { Greeting, installKinds } from "../kinds/fixtures.ts";
 import { waitFor, within } from "../support/wait.ts";
@@ -155,6 +155,30 @@ describe("a Manager's controllers and terminal errors", () => {
       assert.equal(ready?.status, "False");
       assert.equal(ready?.lastTransitionTime, T0, "Ready was False already: its lastTransitionTime stays");
       assert.match(ready?.message ?? "", /spec.name must be lowercase/);
+    } finally {
+      await within(mgr.stop(), "mgr.stop()", 15_000);
+    }
+  });
+
+  it("a spec edited while the reconcile failed is reconciled: the hold does not cover the terminal write merged into it", async () => {
+    const ref = { ...Greeting, name: "edited", namespace: "default" };
+    const mgr = new Manager({ kubeConfig: cluster.kubeConfig, fieldManager: "greeting-operator", healthPort: false, logger: silentLogger });
+    const seen: string[] = [];
+    mgr.controller("greeting").for(Greeting, { status: ["patch"] }).reconcile(async (req) => {
+      if (req.name !== "edited") return Result.done();
+      const g = await client.get(ref);
+      seen.push(g.spec.name);
+      if (g.spec.name === "Edited") {
+        // The user fixes the spec while this reconcile runs; the reconcile still fails on the old one.
+        await client.patch(ref, { spec: { name: "edited" } }, "merge");
+        throw terminal(new Error("spec.name must be lowercase"));
+      }
+      return Result.done();
+    });
+    await within(mgr.start(), "mgr.start()", 15_000);
+    try {
+      await client.create<Greeting>({ apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "edited", namespace: "default" }, spec: { name: "Edited" } });
+      await waitFor(() => seen.includes("edited"), "a reconcile of the fixed spec", 15_000);
     } finally {
       await within(mgr.stop(), "mgr.stop()", 15_000);
     }
