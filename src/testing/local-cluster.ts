@@ -92,7 +92,11 @@ export interface LocalClusterOptions {
    * records fall off; queries see only the kept ones, while `requests.total` counts them all.
    */
   requestLogSize?: number;
-  /** Interval of watch bookmarks when clients ask for them (default 10 s). */
+  /**
+   * Interval of watch bookmarks when clients ask for them (default 60 s, kube-apiserver's
+   * cadence: on an idle watch with `allowWatchBookmarks=true`, v1.36.2 sent one at 59.8 s and
+   * nothing else). Tests of bookmark handling pass a small value.
+   */
   bookmarkIntervalMs?: number;
   /**
    * How long a watch, get or list asking for a resourceVersion newer than the server's waits
@@ -173,6 +177,9 @@ export interface LocalClusterOptions {
   shardInfoEcho?: ShardInfoEcho;
 }
 
+/** Bookmarks on an idle watch once a minute, as kube-apiserver sends them. */
+const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
+
 const SEEDED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
 /** An embedded Kubernetes API server. Start one with {@link LocalCluster.start}. */
@@ -239,7 +246,7 @@ export class LocalCluster {
       }
     });
     checkShardingSettings("LocalCluster.start", options);
-    const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
+    const ctx: ApiContext = { registry, store, hub, writer, bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
       resourceVersionWaitMs: options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS,
       shardedListWatch: options.shardedListWatch ?? true, shardInfoEcho: options.shardInfoEcho ?? "built-in" };
     if (options.authorization !== undefined && typeof options.authorization !== "boolean") {
