@@ -107,9 +107,7 @@ export class ApiServer {
     const fault = this.#takeFault(record);
     if (fault?.spec.latencyMs) await new Promise((r) => setTimeout(r, fault.spec.latencyMs));
     if (fault?.spec.code) {
-      const { reason, message } = faultStatus(fault.spec.code, fault.spec.message);
-      const details = fault.spec.retryAfterSeconds !== undefined ? { retryAfterSeconds: fault.spec.retryAfterSeconds } : undefined;
-      sendError(res, new StatusError(fault.spec.code, reason, message, details));
+      sendError(res, faultError(fault.spec, fault.spec.code));
       this.log.record({ ...record, code: fault.spec.code, injected: true });
       return;
     }
@@ -139,8 +137,7 @@ export class ApiServer {
           if (f?.spec.latencyMs) await new Promise((done) => setTimeout(done, f.spec.latencyMs));
           if (!f?.spec.code) return;
           req2.injected = true;
-          const { reason, message } = faultStatus(f.spec.code, f.spec.message);
-          throw new StatusError(f.spec.code, reason, message, f.spec.retryAfterSeconds !== undefined ? { retryAfterSeconds: f.spec.retryAfterSeconds } : undefined);
+          throw faultError(f.spec, f.spec.code);
         };
       }
       if (user && attributes) {
@@ -252,6 +249,12 @@ export class ApiServer {
     }
     return undefined;
   }
+}
+
+/** The Status error an injected fault answers with. */
+function faultError(spec: FaultSpec, code: number): StatusError {
+  const { reason, message } = faultStatus(code, spec.message);
+  return new StatusError(code, reason, message, spec.retryAfterSeconds !== undefined ? { retryAfterSeconds: spec.retryAfterSeconds } : undefined);
 }
 
 /** The API server's verb of a request, as kube-apiserver's request-info resolver names it; undefined for other HTTP methods. */

@@ -12,6 +12,18 @@ const KINDS: KindRef[] = [
   { apiVersion: "v1", kind: "PersistentVolumeClaim" }, { apiVersion: "apps/v1", kind: "StatefulSet" }, { apiVersion: "apps/v1", kind: "Deployment" },
 ];
 
+/** A Builder of `owner`'s {@link children}, reading through `reader` (default: the API). */
+function builderOf(client: ResourceClient, owner: KubeObject, reader?: ObjectReader): Builder {
+  let b = new Builder({ client, owner, ...(reader ? { reader } : {}) });
+  for (const o of children(owner.metadata!.name!)) {
+    if (o.kind === "ConfigMap") b = b.configMap(o);
+    else if (o.kind === "StatefulSet") b = b.statefulSet(o);
+    else if (o.kind === "Service") b = b.service(o);
+    else b = b.storage(o);
+  }
+  return b;
+}
+
 /** 16 children: per node type a ConfigMap, a PVC, a StatefulSet mounting the ConfigMap, and a Service. */
 function children(owner: string): KubeObject[] {
   const out: KubeObject[] = [];
@@ -74,16 +86,7 @@ describe("one owner's reconcile costs the same however many other owners share i
   let first: ConfigMap;
 
   const newOwner = (name: string) => client.create<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS }, data: { role: "owner" } });
-  const build = (owner: KubeObject, reader?: ObjectReader) => {
-    let b = new Builder({ client, owner, ...(reader ? { reader } : {}) });
-    for (const o of children(owner.metadata!.name!)) {
-      if (o.kind === "ConfigMap") b = b.configMap(o);
-      else if (o.kind === "StatefulSet") b = b.statefulSet(o);
-      else if (o.kind === "Service") b = b.service(o);
-      else b = b.storage(o);
-    }
-    return b;
-  };
+  const build = (owner: KubeObject, reader?: ObjectReader) => builderOf(client, owner, reader);
   /** A no-op of `owner`: its requests at the server and what the reader handed over. */
   const noOp = async (owner: KubeObject, reader: ObjectReader) => {
     const seen: Seen = { gets: 0, lists: 0, byOwner: 0, objects: 0, bytes: 0 };
@@ -165,16 +168,7 @@ describe("the first reconcile of a new owner creates without reading each object
   });
   after(() => within(cluster.stop(), "cluster.stop()"));
 
-  const build = (owner: KubeObject) => {
-    let b = new Builder({ client, owner });
-    for (const o of children(owner.metadata!.name!)) {
-      if (o.kind === "ConfigMap") b = b.configMap(o);
-      else if (o.kind === "StatefulSet") b = b.statefulSet(o);
-      else if (o.kind === "Service") b = b.service(o);
-      else b = b.storage(o);
-    }
-    return b;
-  };
+  const build = (owner: KubeObject) => builderOf(client, owner);
   /** The requests of one pass at the server (events aside), as `verb resource` sorted. */
   const counted = async (pass: () => Promise<unknown>) => {
     cluster.requests.clear();

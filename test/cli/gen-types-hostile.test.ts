@@ -9,19 +9,17 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { CrdTypesError } from "../../src/cli/crd-types/crd-types-error.ts";
 import { declaration } from "../../src/cli/crd-types/declaration.ts";
 import { schemaCompiler } from "../../src/cli/crd-types/schema-compiler.ts";
 import { complete } from "../support/cli.ts";
+import { typecheck } from "../support/typecheck.ts";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -80,25 +78,6 @@ const crdYaml = (rootLines: readonly string[]) =>
     "",
   ].join("\n");
 
-/** Type-checks the `.ts` files of `dir` (in the repo, so `operator-runtime` maps to `src/`); "" when clean. */
-async function typecheck(dir: string): Promise<string> {
-  await writeFile(
-    join(dir, "tsconfig.json"),
-    JSON.stringify({
-      extends: relative(dir, join(repo, "tsconfig.json")),
-      compilerOptions: { paths: { "operator-runtime": [relative(dir, join(repo, "src/index.ts"))] } },
-      include: ["./**/*.ts"],
-    }),
-  );
-  const tsc = join(createRequire(import.meta.url).resolve("typescript/package.json"), "..", "bin", "tsc");
-  try {
-    await promisify(execFile)(process.execPath, [tsc, "--noEmit", "-p", join(dir, "tsconfig.json")], { cwd: repo, timeout: 120_000 });
-    return "";
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    return `${e.stdout ?? ""}${e.stderr ?? ""}` || e.message;
-  }
-}
 
 /** `text` as a TypeScript string literal, with no raw line terminator in it. */
 const tsString = (text: string) => JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);

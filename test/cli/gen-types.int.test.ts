@@ -8,13 +8,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { complete } from "../support/cli.ts";
+import { typecheck } from "../support/typecheck.ts";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const PINOT = "examples/pinot/crds/datainfra.io_pinots.yaml";
@@ -36,25 +34,6 @@ const cli = (args: string[]) => complete(args, { timeoutMs: 30_000 });
 /** Runs `operator-runtime gen types …` to its end. */
 const gen = (args: string[]) => cli(["gen", "types", ...args]);
 
-/** Type-checks the `.ts` files of `dir` (in the repo, so `operator-runtime` maps to `src/`); "" when clean. */
-async function typecheck(dir: string): Promise<string> {
-  await writeFile(
-    join(dir, "tsconfig.json"),
-    JSON.stringify({
-      extends: relative(dir, join(repo, "tsconfig.json")),
-      compilerOptions: { paths: { "operator-runtime": [relative(dir, join(repo, "src/index.ts"))] } },
-      include: ["./**/*.ts"],
-    }),
-  );
-  const tsc = join(createRequire(import.meta.url).resolve("typescript/package.json"), "..", "bin", "tsc");
-  try {
-    await promisify(execFile)(process.execPath, [tsc, "--noEmit", "-p", join(dir, "tsconfig.json")], { cwd: repo, timeout: 120_000 });
-    return "";
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    return `${e.stdout ?? ""}${e.stderr ?? ""}` || e.message;
-  }
-}
 
 /** A CRD manifest (apiextensions.k8s.io/v1) of `kind` in `group` with the given versions. */
 function crd(kind: string, group: string, versions: object[], scope = "Namespaced"): object {
