@@ -56,7 +56,7 @@ if (leftovers.length > 0) {
   process.exit(1);
 }
 /** Folders of run-time data under `src/`, copied whole to the same place under `dist/src/`. */
-const RUNTIME_DATA = ["src/testing/protobuf/k8s-proto"];
+const RUNTIME_DATA = ["src/testing/protobuf/k8s-proto", "src/testing/openapi/kube-openapi-1.36"];
 for (const dir of RUNTIME_DATA) cpSync(path.join(root, dir), path.join(dist, dir), { recursive: true });
 
 console.log(`build: dist/ written (${filesEndingWith(dist, ".js").length} modules; .ts specifiers rewritten in ${rewritten} declaration files)`);

@@ -20,11 +20,10 @@ import { getScale } from "./scale.ts";
 import { nonResourceAttributes, requestAttributes } from "./auth/attributes.ts";
 import { handleReview, isReview } from "./auth/reviews.ts";
 import type { UserInfo } from "./auth/user-info.ts";
+import { EMULATED_VERSION } from "./openapi/emulated-version.ts";
 
-const VERSION = JSON.stringify({
-  major: "1", minor: "33", gitVersion: "v1.33.0", gitCommit: "localcluster", gitTreeState: "clean",
-  buildDate: "2026-01-01T00:00:00Z", goVersion: "go1.24.0", compiler: "gc", platform: "linux/amd64",
-});
+/** The Kubernetes release LocalCluster emulates: kube-apiserver v1.36.2's own `/version` answer. */
+const VERSION = JSON.stringify({ ...EMULATED_VERSION, gitCommit: "localcluster" });
 
 /** Requests LocalCluster's request log keeps by default (about 2.5 MB of records). */
 export const DEFAULT_REQUEST_LOG_SIZE = 10_000;

@@ -31,9 +31,10 @@ import type { ResourceType } from "../resource-type.ts";
 import { crdDefinitionName, crdSchemas } from "./openapi-crd.ts";
 import { metaSchemas, refTo } from "./openapi-meta.ts";
 import type { OpenApiSchema } from "./openapi-meta.ts";
+import { EMULATED_VERSION } from "../openapi/emulated-version.ts";
 
 /** The Kubernetes version the documents claim (matches LocalCluster's `/version`). */
-const KUBE_VERSION = "v1.33.0";
+const KUBE_VERSION = EMULATED_VERSION.gitVersion;
 
 /** One entry of the `/openapi/v3` root document. */
 export interface OpenApiRootPath {
