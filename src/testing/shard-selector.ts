@@ -11,7 +11,7 @@
 import type { ApiContext } from "./api-context.ts";
 import type { StoredObject } from "./object-store.ts";
 import type { ResourceType } from "./resource-type.ts";
-import { badRequest } from "./status.ts";
+import { StatusError } from "./status.ts";
 import { InvalidSelectorError } from "../util/selector-error.ts";
 import { fnv1a64, formatShardSelector, parseShardSelector } from "../util/shard-range.ts";
 
@@ -28,7 +28,9 @@ export interface ShardSelection {
  * The request's shard selection, or undefined when it has none (an absent or empty
  * parameter) or the feature is off.
  *
- * @throws {StatusError} 400 BadRequest `invalid shard selector: …` for a malformed selector.
+ * @throws {StatusError} for a malformed selector, what kube-apiserver v1.36.2 answers: 500
+ *   InternalError `Internal error occurred: invalid shard selector: …` (its parse error surfaces
+ *   from the storage layer, not from option validation).
  */
 export function shardSelectionOf(ctx: ApiContext, query: URLSearchParams): ShardSelection | undefined {
   const text = query.get("shardSelector");
@@ -37,7 +39,9 @@ export function shardSelectionOf(ctx: ApiContext, query: URLSearchParams): Shard
   try {
     parsed = parseShardSelector(text);
   } catch (err) {
-    throw err instanceof InvalidSelectorError ? badRequest(`invalid shard selector: ${err.problem}`) : err;
+    if (!(err instanceof InvalidSelectorError)) throw err;
+    const problem = `invalid shard selector: ${err.problem}`;
+    throw new StatusError(500, "InternalError", `Internal error occurred: ${problem}`, { causes: [{ message: problem }] });
   }
   const { field, ranges } = parsed;
   const byUid = field === "object.metadata.uid";

@@ -154,7 +154,7 @@ describe("LocalCluster shardSelector (KEP-5866 sharded list and watch)", () => {
     assert.equal((await core.listNamespace({ shardSelector: byNamespace(LOWER_RANGE) })).items.length, 0);
   });
 
-  it("answers a malformed selector with 400 BadRequest naming the problem, on list, watch and deletecollection", async () => {
+  it("answers a malformed selector with kube-apiserver's 500 InternalError naming the problem, on list, watch and deletecollection", async () => {
     const bad = "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')";
     for (const path of [
       `/api/v1/namespaces/shard/configmaps?${q(bad)}`,
@@ -162,18 +162,18 @@ describe("LocalCluster shardSelector (KEP-5866 sharded list and watch)", () => {
       `/api/v1/configmaps?${q(bad)}`,
     ]) {
       const res = await raw(cluster.url, "GET", path);
-      assert.equal(res.code, 400, path);
-      assert.equal(res.body.reason, "BadRequest");
-      assert.equal(res.body.message, `invalid shard selector: hexStart must be a 0x-prefixed 16-digit hex value, got "0x0" (did you mean "0x0000000000000000"?)`);
+      assert.equal(res.code, 500, path);
+      assert.equal(res.body.reason, "InternalError");
+      assert.equal(res.body.message, `Internal error occurred: invalid shard selector: hexStart must be a 0x-prefixed 16-digit hex value, got "0x0" (did you mean "0x0000000000000000"?)`);
     }
     const del = await raw(cluster.url, "DELETE", `/api/v1/namespaces/shard/configmaps?${q("shardRange(object.metadata.name, '0x0000000000000000', '0x8000000000000000')")}`);
-    assert.equal(del.code, 400);
-    assert.match(del.body.message, /^invalid shard selector: unsupported field path "object\.metadata\.name"/);
+    assert.equal(del.code, 500);
+    assert.match(del.body.message, /^Internal error occurred: invalid shard selector: unsupported field path "object\.metadata\.name"/);
     assert.equal((await core.listNamespacedConfigMap({ namespace: "shard" })).items.length, 40, "nothing deleted");
     const mixed = await raw(cluster.url, "GET", `/api/v1/configmaps?${q(`${LOWER} || ${byNamespace(UPPER_RANGE)}`)}`);
     assert.match(mixed.body.message, /all shard ranges must use the same field/);
     const blank = await raw(cluster.url, "GET", `/api/v1/configmaps?shardSelector=%20`);
-    assert.equal(blank.code, 400);
+    assert.equal(blank.code, 500);
     assert.match(blank.body.message, /empty shard selector is not allowed/);
     // An empty parameter is no parameter.
     const empty = await raw(cluster.url, "GET", "/api/v1/namespaces/shard/configmaps?shardSelector=");
