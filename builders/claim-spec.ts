@@ -2,7 +2,7 @@
  * Checks PersistentVolumeClaim specs, shared by PVCs and StatefulSet volume claim templates.
  */
 import { at, isRecord, jsonType } from "./json.ts";
-import { parseQuantity } from "./quantity.ts";
+import { parseQuantity } from "../src/util/quantity.ts";
 import type { Problems } from "./validation.ts";
 
 /**

@@ -25,7 +25,7 @@ export { statefulSetBuilder } from "./statefulset.ts";
 export { serviceBuilder } from "./service.ts";
 export { storageBuilder } from "./storage.ts";
 export { customObject } from "./custom.ts";
-export { parseQuantity } from "./quantity.ts";
+export { parseQuantity } from "../src/util/quantity.ts";
 export { checkJson } from "./json-check.ts";
 export type { JsonCheck } from "./json-check.ts";
 export { checkLabels, dns1123Label, dns1123Subdomain, labelKey, labelValue, problem } from "./validation.ts";

@@ -9,7 +9,7 @@ import { at, sameJson } from "./json.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
 import { nameRuleOf } from "../src/util/name-rules.ts";
 
-export { parseQuantity } from "./quantity.ts";
+export { parseQuantity } from "../src/util/quantity.ts";
 
 /** The rule kube-apiserver applies to the name (see `nameRuleOf`). */
 const NAME_RULE = nameRuleOf("", "PersistentVolumeClaim");

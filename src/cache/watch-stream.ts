@@ -214,7 +214,7 @@ function statusCodeOf(err: unknown): number | undefined {
 function isTooLargeResourceVersion(status: KubeStatus): boolean {
   if (status.code !== 504) return false;
   const causes = status.details?.causes ?? [];
-  return causes.some((c) => c?.reason === "ResourceVersionTooLarge") || /^Too large resource version/.test(status.message ?? "");
+  return causes.some((c) => c?.reason === "ResourceVersionTooLarge") || /^(Timeout: )?Too large resource version/.test(status.message ?? "");
 }
 
 /** Whether the connection was refused (looked for along `cause` chains and in aggregate errors). */

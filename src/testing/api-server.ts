@@ -13,7 +13,7 @@ import { StatusError, methodNotAllowed } from "./status.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleGet, handleList, handleWatch } from "./read-handlers.ts";
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from "./write-handlers.ts";
-import { OPENAPI_V2_PROTOBUF, openApiGroupVersionJson, openApiRoot, openApiV2 } from "./views/openapi.ts";
+import { OPENAPI_V2_PROTOBUF, openApiGroupVersionJson, openApiRoot, openApiV2Json } from "./views/openapi.ts";
 import { openApiV2Protobuf } from "./views/openapi-v2-protobuf.ts";
 import { pathSegmentNameErrors } from "./names.ts";
 import { getScale } from "./scale.ts";
@@ -114,18 +114,18 @@ export class ApiServer {
     let r: ResourceRequest | undefined;
     try {
       const type = this.ctx.registry.byPath(path.group, path.version, path.plural);
-      if (!type) throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+      if (!type) throw new StatusError(404, "NotFound", "the server could not find the requested resource", {});
       const nameErrors = path.name === undefined ? [] : pathSegmentNameErrors(path.name);
       if (nameErrors.length) throw new StatusError(400, "BadRequest", `Name parameter invalid: ${JSON.stringify(path.name)}: ${nameErrors.join(";")}`);
       if (path.subresource !== undefined && !(path.subresource === "status" && type.status) && !(path.subresource === "scale" && type.scale)
         && !(path.subresource === "finalize" && type.kind === "Namespace")) {
-        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource", {});
       }
       if (type.namespaced && path.namespace === undefined && path.name !== undefined) {
-        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource", {});
       }
       if (!type.namespaced && path.namespace !== undefined) {
-        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource", {});
       }
       r = { req, res, type, path, query: url.searchParams, verb };
       if (verb === "create" && path.name === undefined && this.faults.some((f) => f.spec.name !== undefined)) {
@@ -209,7 +209,7 @@ export class ApiServer {
         res.end(buf);
         return;
       }
-      body = JSON.stringify(openApiV2([...reg.all()]));
+      body = openApiV2Json([...reg.all()]);
     } else if (p === "/openapi/v3") body = JSON.stringify(openApiRoot([...reg.all()]));
     else if (p.startsWith("/openapi/v3/")) {
       const served = openApiGroupVersionJson([...reg.all()], p.slice("/openapi/v3/".length));
@@ -224,7 +224,7 @@ export class ApiServer {
       else if (parts[0] === "apis" && parts.length === 3) body = reg.apiResourceList(parts[1]!, parts[2]!);
     }
     if (body === undefined) {
-      sendError(res, new StatusError(404, "NotFound", "the server could not find the requested resource"));
+      sendError(res, new StatusError(404, "NotFound", "the server could not find the requested resource", {}));
       return;
     }
     sendJson(res, 200, body);

@@ -6,7 +6,7 @@ import type { Change } from "./object-store.ts";
 import type { ApiContext } from "./api-context.ts";
 import type { KubeObject, ResourceType } from "./resource-type.ts";
 import { crdVersions } from "./crd/crd-validation.ts";
-import { schemaListType } from "./crd/schema.ts";
+import { rememberScaleOfSchema, schemaListType } from "./crd/schema.ts";
 
 const CRD_STORAGE = "apiextensions.k8s.io/customresourcedefinitions";
 
@@ -20,6 +20,8 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
   const versions = crdVersions(crd);
   const storage = versions.find((v) => v.storage)?.name;
   const storageKey = `${spec.group}/${spec.names.plural}`;
+  // Writes validate the scale paths along with the schema (see prepareCustomResource).
+  for (const v of versions) rememberScaleOfSchema(v.schema, v.scale);
   return versions.map((v) => ({
     group: spec.group,
     version: v.name,

@@ -1,7 +1,10 @@
 /**
- * A small stand-in for kube-controller-manager's garbage collector and namespace controller:
- * deletes dependents whose owners are gone (Background), honours `foregroundDeletion` and
- * `orphan` finalizers, and empties terminating namespaces before removing them.
+ * A small stand-in for kube-controller-manager's garbage collector, namespace controller and
+ * storage-object-in-use protection: deletes dependents whose owners are gone (Background),
+ * honours `foregroundDeletion` and `orphan` finalizers, empties terminating namespaces before
+ * removing them, and removes `kubernetes.io/pvc-protection` from a deleting claim once no Pod
+ * that has not finished uses it (`kubernetes.io/pv-protection` from a deleting volume that is
+ * not bound).
  *
  * It works from the store's indexes (objects by UID, dependents by owner UID, objects by
  * namespace), never from a walk over every stored object: a change queues only what it can
@@ -15,6 +18,8 @@ import type { Change, StoredObject } from "./object-store.ts";
 import type { KubeObject, ResourceType } from "./resource-type.ts";
 
 const MANAGER = "generic-garbage-collector";
+const PVC_PROTECTION = "kubernetes.io/pvc-protection";
+const PV_PROTECTION = "kubernetes.io/pv-protection";
 
 /** An owner reference that can never resolve (a namespaced owner of a cluster-scoped dependent). */
 const INVALID = Symbol("invalid owner reference");
@@ -23,6 +28,8 @@ const INVALID = Symbol("invalid owner reference");
 export class GarbageCollector {
   readonly #ctx: ApiContext;
   readonly #namespaceKey: string | undefined;
+  readonly #podKey: string | undefined;
+  readonly #claimKey: string | undefined;
   /** UIDs of objects whose ownerReferences are to be checked against their owners. */
   #dependents = new Set<string>();
   /** UIDs of deleting objects whose `orphan`/`foregroundDeletion` finalizers (or namespace contents) are to be checked. */
@@ -34,6 +41,8 @@ export class GarbageCollector {
   constructor(ctx: ApiContext) {
     this.#ctx = ctx;
     this.#namespaceKey = ctx.registry.byPath("", "v1", "namespaces")?.storageKey;
+    this.#podKey = ctx.registry.byPath("", "v1", "pods")?.storageKey;
+    this.#claimKey = ctx.registry.byPath("", "v1", "persistentvolumeclaims")?.storageKey;
     ctx.store.onChange((c) => this.#enqueue(c));
   }
 
@@ -78,6 +87,14 @@ export class GarbageCollector {
     if (c.type === "DELETED" && o.namespace !== "" && this.#namespaceKey !== undefined) {
       const ns = store.get(this.#namespaceKey, "", o.namespace);
       if (ns?.deleting) this.#owners.add(ns.uid);
+    }
+    // A deleting claim waits for the Pods that use it: recheck its claims when a Pod goes or finishes.
+    if (o.storageKey === this.#podKey && this.#claimKey !== undefined) {
+      const deletingClaims = store.list(this.#claimKey, o.namespace).filter((pvc) => pvc.deleting);
+      if (deletingClaims.length > 0 && (c.type === "DELETED" || podFinished(o.object()))) {
+        const used = claimNames(c.previous?.object() ?? o.object());
+        for (const pvc of deletingClaims) if (used.includes(pvc.name)) this.#owners.add(pvc.uid);
+      }
     }
     if (this.#dependents.size + this.#owners.size > before) this.schedule();
   }
@@ -199,7 +216,23 @@ export class GarbageCollector {
       if (blocking.length === 0) changed = this.#removeFinalizer(type, o, "foregroundDeletion");
     }
     if (type.kind === "Namespace" && !type.storageVersion) changed = this.#drainNamespace(type, o) || changed;
+    if (o.finalizers?.includes(PVC_PROTECTION) && type.kind === "PersistentVolumeClaim" && !this.#claimInUse(o)) {
+      changed = this.#removeFinalizer(type, o, PVC_PROTECTION) || changed;
+    }
+    if (o.finalizers?.includes(PV_PROTECTION) && type.kind === "PersistentVolume" && (o.object().status as { phase?: string } | undefined)?.phase !== "Bound") {
+      changed = this.#removeFinalizer(type, o, PV_PROTECTION) || changed;
+    }
     return changed;
+  }
+
+  /** Whether a Pod in the claim's namespace that has not finished mounts it. */
+  #claimInUse(claim: StoredObject): boolean {
+    if (this.#podKey === undefined) return false;
+    for (const pod of this.#ctx.store.list(this.#podKey, claim.namespace)) {
+      const obj = pod.object();
+      if (!podFinished(obj) && claimNames(obj).includes(claim.name)) return true;
+    }
+    return false;
   }
 
   #removeFinalizer(type: ResourceType, o: StoredObject, finalizer: string): boolean {
@@ -239,6 +272,22 @@ export class GarbageCollector {
     }
     return changed;
   }
+}
+
+/** The claims a Pod mounts: `persistentVolumeClaim` volumes and generic ephemeral volumes (`<pod>-<volume>`). */
+function claimNames(pod: KubeObject): string[] {
+  const volumes = ((pod.spec as { volumes?: Record<string, any>[] } | undefined)?.volumes ?? []);
+  return volumes.flatMap((v) => {
+    if (typeof v?.persistentVolumeClaim?.claimName === "string") return [v.persistentVolumeClaim.claimName as string];
+    if (v?.ephemeral && typeof v.name === "string") return [`${pod.metadata?.name}-${v.name}`];
+    return [];
+  });
+}
+
+/** A Pod that succeeded or failed no longer uses its volumes. */
+function podFinished(pod: KubeObject): boolean {
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  return phase === "Succeeded" || phase === "Failed";
 }
 
 function withRv(obj: KubeObject, o: StoredObject): KubeObject {

@@ -7,6 +7,8 @@ import { load as loadYaml } from "js-yaml";
 import { StatusError, badRequest } from "./status.ts";
 import { LOCAL_MAX_NESTING_DEPTH, depthError, jsonNestingDepth, valueTooDeep } from "./nesting-depth.ts";
 import { yamlAliasProblem } from "./yaml-aliases.ts";
+import { goJsonSyntaxError } from "./go-json-syntax.ts";
+import { goJsonKind } from "./json-value.ts";
 
 /** The API server's request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -38,11 +40,21 @@ export function mediaType(req: IncomingMessage): string {
  * Parses a JSON (or, for apply and yaml bodies, YAML) object body; 400 on bad syntax, on
  * nesting deeper than the decoder allows (see `nesting-depth.ts`), and on YAML whose aliases
  * would expand it excessively or into a cycle (see {@link yamlAliasProblem}).
+ *
+ * `expectedKind` is the kind a create or update URL takes (`ConfigMap`, `Scale`): a JSON body
+ * that does not decode is then answered as kube-apiserver's handlers do, naming the kind and
+ * quoting the body's start — `the object provided is unrecognized (must be of type ConfigMap):
+ * couldn't get version/kind; json parse error: invalid character 'n' looking for beginning of
+ * object key string ({not json)` — with Go's own syntax errors.
  */
-export function parseObjectBody(buf: Buffer, type: string): Record<string, unknown> {
+export function parseObjectBody(buf: Buffer, type: string, expectedKind?: string): Record<string, unknown> {
   const text = buf.toString("utf8");
-  const decodeError = (detail: string) => badRequest(`couldn't get version/kind; json parse error: ${detail}`);
   const yaml = type.endsWith("yaml");
+  const decodeError = (detail: string) => {
+    const error = `couldn't get version/kind; json parse error: ${detail}`;
+    if (expectedKind === undefined || yaml) return badRequest(error);
+    return badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): ${error} (${summarizeBody(buf)})`);
+  };
   if (!yaml) {
     const depth = jsonNestingDepth(text);
     if (depth > LOCAL_MAX_NESTING_DEPTH) throw decodeError(depthError(depth));
@@ -54,16 +66,32 @@ export function parseObjectBody(buf: Buffer, type: string): Record<string, unkno
   } catch (err) {
     // js-yaml parses recursively: a body nested past its guard or the stack is a depth error too.
     const tooDeep = err instanceof RangeError || /exceeded maxDepth/.test((err as Error).message);
-    throw decodeError(tooDeep ? depthError(LOCAL_MAX_NESTING_DEPTH + 1) : (err as Error).message.split("\n")[0]!);
+    if (tooDeep) throw decodeError(depthError(LOCAL_MAX_NESTING_DEPTH + 1));
+    throw decodeError((yaml ? undefined : goJsonSyntaxError(buf)) ?? (err as Error).message.split("\n")[0]!);
   }
   // Aliases first: the depth walk below would otherwise expand an alias bomb.
   const aliasProblem = yaml ? yamlAliasProblem(value) : undefined;
   if (aliasProblem) throw badRequest(`error decoding YAML: ${aliasProblem}`);
   if (yaml && valueTooDeep(value)) throw decodeError(depthError(LOCAL_MAX_NESTING_DEPTH + 1));
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    if (expectedKind !== undefined && !yaml && value !== null) throw decodeError(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${KIND_PROBE_TYPE}`);
     throw badRequest("couldn't get version/kind; json parse error: the body is not a JSON object");
   }
   return value as Record<string, unknown>;
+}
+
+/** The Go type kube-apiserver first decodes a body into, to read its apiVersion and kind. */
+const KIND_PROBE_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/**
+ * kube-apiserver's `summarizeData(body, 30)`: `<empty>`, a body starting with `{` as text, any
+ * other as hex, cut after 30 bytes with ` ...`.
+ */
+export function summarizeBody(data: Uint8Array): string {
+  if (data.length === 0) return "<empty>";
+  const head = Buffer.from(data.subarray(0, 30));
+  const more = data.length > 30 ? " ..." : "";
+  return (data[0] === 0x7b ? head.toString("utf8") : head.toString("hex")) + more;
 }
 
 /** Parses any JSON value (json-patch bodies are arrays); 400 when nested too deep. */

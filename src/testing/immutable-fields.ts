@@ -8,7 +8,7 @@
  * | Pod | only images, `activeDeadlineSeconds`, toleration additions, gate removals… (see `pod-update.ts`) |
  * | Service | `clusterIP`/`clusterIPs` may not change once set; a body without them keeps them |
  * | Deployment, ReplicaSet | `spec.selector` is immutable (apps/v1) |
- * | StatefulSet | only `replicas`, `ordinals`, `template`, `updateStrategy`, `persistentVolumeClaimRetentionPolicy`, `minReadySeconds` may change |
+ * | StatefulSet | only `replicas`, `ordinals`, `template`, `updateStrategy`, `revisionHistoryLimit`, `persistentVolumeClaimRetentionPolicy`, `minReadySeconds` may change |
  * | PersistentVolumeClaim | spec immutable except `volumeName` and `storageClassName` once, and `resources.requests` / `volumeAttributesClassName` of a bound claim; storage may not shrink to `status.capacity` |
  * | ConfigMap, Secret | with `immutable: true`, the data and the flag are frozen; a Secret's `type` always is |
  *
@@ -21,7 +21,8 @@ import type { KubeObject, ResourceType } from "./resource-type.ts";
 import type { StatusCause } from "./status.ts";
 import { forbidden, formatValue } from "./status.ts";
 import { podSpecUpdateCauses } from "./pod-update.ts";
-import { quantityAmount, semanticEqual, shareDefaults, specDiff } from "./semantic-equal.ts";
+import { quantityAmount, semanticEqual, shareDefaults } from "./semantic-equal.ts";
+import { unifiedDiff } from "./text-diff.ts";
 
 type Json = Record<string, any>;
 
@@ -121,10 +122,11 @@ function serviceCauses(spec: Json | undefined, prev: Json | undefined): StatusCa
   const now = clusterIPsOf(spec);
   const before = clusterIPsOf(prev);
   const headless = (ips: string[]) => ips.length === 1 && ips[0] === "None";
+  // v1.36 names the changed IP itself; an unset primary shows the (empty) list.
   const changed = (index: number, detail: string): StatusCause => ({
     reason: "FieldValueInvalid",
     field: `spec.clusterIPs[${index}]`,
-    message: `Invalid value: ${goStrings(now)}: ${detail}`,
+    message: `Invalid value: ${now[index] === undefined ? goStrings(now) : formatValue(now[index])}: ${detail}`,
   });
   if (!(headless(now) && headless(before))) {
     if (now.length === before.length) {
@@ -153,14 +155,15 @@ function serviceCauses(spec: Json | undefined, prev: Json | undefined): StatusCa
 
 // --- StatefulSet ---------------------------------------------------------------------------
 
-const STATEFUL_SET_MUTABLE = ["replicas", "ordinals", "template", "updateStrategy", "persistentVolumeClaimRetentionPolicy", "minReadySeconds"];
+const STATEFUL_SET_MUTABLE = [
+  "replicas", "ordinals", "template", "updateStrategy", "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy", "minReadySeconds",
+];
 
 function statefulSetCauses(spec: Json | undefined, prev: Json | undefined): StatusCause[] {
   const strip = (s: Json | undefined): Json => structuredClone(Object.fromEntries(Object.entries(s ?? {}).filter(([k]) => !STATEFUL_SET_MUTABLE.includes(k))));
   const next = strip(spec);
   const before = strip(prev);
   // Defaults kube-apiserver stores and LocalCluster does not: sending them is no change.
-  shareDefaults(next, before, { revisionHistoryLimit: 10 });
   const templates = (s: Json): Json[] => (Array.isArray(s.volumeClaimTemplates) ? s.volumeClaimTemplates : []);
   templates(next).forEach((t, i) => {
     const other = templates(before)[i];
@@ -172,7 +175,7 @@ function statefulSetCauses(spec: Json | undefined, prev: Json | undefined): Stat
   return [
     forbidden(
       "spec",
-      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
     ),
   ];
 }
@@ -200,7 +203,7 @@ function claimCauses(spec: Json | undefined, prev: Json | undefined, status: Jso
   }
   if (!semanticEqual(next, before, ["spec"])) {
     causes.push(
-      forbidden("spec", `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${specDiff(before, next, ["spec"])}`),
+      forbidden("spec", `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${unifiedDiff(claimSpecDump(before), claimSpecDump(next))}`),
     );
   }
   const size = quantityAmount(spec?.resources?.requests?.storage) ?? 0;
@@ -214,6 +217,29 @@ function claimCauses(spec: Json | undefined, prev: Json | undefined, status: Jso
     causes.push({ reason: "FieldValueInvalid", field: "volumeMode", message: `Invalid value: ${formatValue(next.volumeMode)}: field is immutable` });
   }
   return causes;
+}
+
+/**
+ * A claim spec as kube-apiserver prints it in the diff of its `Forbidden` message: the internal
+ * Go struct as indented JSON, Go field names and order, every field present (`null`, `""`), map
+ * keys sorted.
+ */
+function claimSpecDump(spec: Json): string[] {
+  const sorted = (m: unknown) => (m && typeof m === "object" ? Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null);
+  const ref = (r: Json | undefined, namespaced: boolean) =>
+    r ? { APIGroup: r.apiGroup ?? null, Kind: r.kind ?? "", Name: r.name ?? "", ...(namespaced ? { Namespace: r.namespace ?? null } : {}) } : null;
+  const dump = {
+    AccessModes: spec.accessModes ?? null,
+    Selector: spec.selector ?? null,
+    Resources: { Limits: sorted(spec.resources?.limits), Requests: sorted(spec.resources?.requests) },
+    VolumeName: spec.volumeName ?? "",
+    StorageClassName: spec.storageClassName ?? null,
+    VolumeMode: spec.volumeMode ?? "Filesystem",
+    DataSource: ref(spec.dataSource, false),
+    DataSourceRef: ref(spec.dataSourceRef, true),
+    VolumeAttributesClassName: spec.volumeAttributesClassName ?? null,
+  };
+  return JSON.stringify(dump, null, 2).split("\n");
 }
 
 // --- ConfigMap and Secret ------------------------------------------------------------------

@@ -11,7 +11,10 @@ import { checkObjectLimits } from "./metadata-validation.ts";
 import { updateCauses } from "./immutable-fields.ts";
 import { isRbacType, rbacCauses } from "./rbac/rbac-validation.ts";
 import { builtinCauses } from "./kinds/validation.ts";
-export { createDefaults, fieldDefaults, keyFieldDefaults } from "./kinds/defaulting.ts";
+import { createDefaults as kindCreateDefaults, fieldDefaults as kindFieldDefaults } from "./kinds/defaulting.ts";
+import { decodeBody, decodeDeferred, reportDeferred } from "./openapi/decode-body.ts";
+export { keyFieldDefaults } from "./kinds/defaulting.ts";
+export { applyConfigurationError, checkPatchedObject, decodeBody } from "./openapi/decode-body.ts";
 
 /** Context for kind rules. */
 export interface RuleContext {
@@ -26,8 +29,28 @@ export interface RuleContext {
   binding?: boolean;
 }
 
+/**
+ * Fills server-side defaults of a new object (after metadata is set). A built-in object is
+ * first decoded as kube-apiserver decodes a body, before it defaults (see {@link decodeBody}).
+ */
+export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleContext): void {
+  decodeBody(type, obj, ctx);
+  kindCreateDefaults(type, obj, ctx);
+}
+
+/**
+ * Field defaults applied to every decoded body of an update. A built-in object is decoded
+ * first (see {@link decodeDeferred}); its unknown fields are answered by the
+ * {@link validateObject} call that follows, which has the {@link RuleContext}.
+ */
+export function fieldDefaults(type: ResourceType, obj: KubeObject): void {
+  decodeDeferred(type, obj);
+  kindFieldDefaults(type, obj);
+}
+
 /** Validates a new or updated object; throws 422/400 as the API server would. */
 export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObject | undefined, ctx: RuleContext): KubeObject {
+  reportDeferred(type, obj, ctx);
   const name = obj.metadata?.name ?? "";
   const causes: StatusCause[] = validateOwnerReferences(obj);
   if (causes.length) throw invalid(type.kind, type.group, name, causes);
@@ -47,13 +70,16 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
     if (rbacErrors.length) throw invalid(type.kind, type.group, name, rbacErrors);
   }
   const kindErrors = builtinCauses(type, obj, old);
-  if (kindErrors.length) throw invalid(type.kind, type.group, name, kindErrors);
-  if (old) {
-    const updateErrors = updateCauses(type, obj, old, ctx);
-    if (updateErrors.length) throw invalid(type.kind, type.group, name, updateErrors);
-  }
+  const updateErrors = old ? updateCauses(type, obj, old, ctx) : [];
+  // One 422 with both lists, in kube-apiserver's order for the kind: ValidateXUpdate of these
+  // kinds checks immutability before the object itself; workloads validate the spec first.
+  const all = UPDATE_CAUSES_FIRST.has(type.kind) ? [...updateErrors, ...kindErrors] : [...kindErrors, ...updateErrors];
+  if (all.length) throw invalid(type.kind, type.group, name, all);
   return obj;
 }
+
+/** Kinds whose update validation reports immutable-field causes before the object's own. */
+const UPDATE_CAUSES_FIRST: ReadonlySet<string> = new Set(["Secret", "ConfigMap", "Service"]);
 
 function validateOwnerReferences(obj: KubeObject): StatusCause[] {
   const refs = obj.metadata?.ownerReferences ?? [];

@@ -18,11 +18,12 @@ export function labelEqualities(labelSelector: string | null): { key: string; va
 
 /**
  * Objects of `storageKey` in `namespace` (undefined: every namespace), sorted by
- * namespace/name, after `after` when given, narrowed by the query's label equalities if any.
+ * storage key, from the relative key `from` on when given (see `ObjectStore.list`), narrowed
+ * by the query's label equalities if any.
  * Call it after the selector was parsed once (a bad selector has been answered 400 by then).
  */
 export function listCandidates(store: ObjectStore, storageKey: string, namespace: string | undefined, query: URLSearchParams,
-  after?: { namespace: string; name: string }): StoredObject[] {
+  from?: string): StoredObject[] {
   const labels = labelEqualities(query.get("labelSelector"));
-  return labels.length ? store.listByLabel(storageKey, namespace, labels, after) : store.list(storageKey, namespace, after);
+  return labels.length ? store.listByLabel(storageKey, namespace, labels, from) : store.list(storageKey, namespace, from);
 }

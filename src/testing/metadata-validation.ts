@@ -44,15 +44,20 @@ export function qualifiedNameErrors(value: string): string[] {
     ];
   }
   if (name.length === 0) errs.push("name part must be non-empty");
-  else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
+  else if (Buffer.byteLength(name) > 63) errs.push(`name part ${maxBytesError(63)}`);
   if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}`);
   return errs;
 }
 
-/** Messages of apimachinery's `IsValidLabelValue`: empty, or at most 63 characters of a qualified name. */
+/** `must be no more than <n> bytes` (v1.36's words for a qualified name's and a label value's length). */
+export function maxBytesError(max: number): string {
+  return `must be no more than ${max} bytes`;
+}
+
+/** Messages of apimachinery's `IsValidLabelValue`: empty, or at most 63 bytes of a qualified name. */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenError(63));
+  if (Buffer.byteLength(value) > 63) errs.push(maxBytesError(63));
   if (!LABEL_VALUE.test(value)) {
     errs.push(
       regexError(
@@ -133,7 +138,8 @@ function validateConfigMapData(obj: KubeObject): StatusCause[] {
     for (const msg of configKeyErrors(k)) causes.push(invalidValue(`binaryData[${k}]`, k, msg));
     if (typeof v === "string") size += base64Bytes(v);
   }
-  if (size > MAX_DATA_BYTES) causes.push(tooLong("", MAX_DATA_BYTES));
+  // v1.36 reports the size on the path of the whole object, which Go spells `[]`.
+  if (size > MAX_DATA_BYTES) causes.push(tooLong("[]", MAX_DATA_BYTES));
   return causes;
 }
 

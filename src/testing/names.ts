@@ -99,7 +99,13 @@ export function validateName(type: { kind: string; group: string; builtin: boole
   const rule = type.builtin ? nameRuleOf(type.group, type.kind) : undefined;
   const errs = FORMAT_ERRORS[rule?.format ?? "dns1123-subdomain"](name);
   if (rule?.maxLength !== undefined && name.length > rule.maxLength) errs.push(maxLenError(rule.maxLength));
-  return errs.map((msg) => invalidValue("metadata.name", name, msg));
+  const causes = errs.map((msg) => invalidValue("metadata.name", name, msg));
+  // A Namespace carries its name as the label `kubernetes.io/metadata.name` (set by defaulting,
+  // validated in the same pass): a name too long for a label value fails there too.
+  if (causes.length && type.builtin && type.group === "" && type.kind === "Namespace" && Buffer.byteLength(name) > 63) {
+    causes.push(invalidValue("metadata.labels", name, "must be no more than 63 bytes"));
+  }
+  return causes;
 }
 
 /**

@@ -78,16 +78,16 @@ class NamespaceBucket {
   /** Sorted names, or undefined after a name came or went (updates keep it). */
   sorted: string[] | undefined;
 
-  /** Appends the objects in name order (only those named after `after`, when given) to `out`. */
-  inOrder(after: string | undefined, out: StoredObject[]): void {
+  /** Appends the objects in name order (only those named `from` or later, when given) to `out`. */
+  inOrder(from: string | undefined, out: StoredObject[]): void {
     const names = (this.sorted ??= [...this.byName.keys()].sort(cmp));
     let i = 0;
-    if (after !== undefined) {
-      // Binary search the first name greater than `after`.
+    if (from !== undefined) {
+      // Binary search the first name not before `from`.
       let hi = names.length;
       while (i < hi) {
         const mid = (i + hi) >>> 1;
-        if (names[mid]! <= after) i = mid + 1;
+        if (names[mid]! < from) i = mid + 1;
         else hi = mid;
       }
     }
@@ -101,8 +101,9 @@ class ResourceBucket {
   sortedNamespaces: string[] | undefined;
   size = 0;
 
+  /** Namespaces in the order of their storage keys (`ns/`: `a-b` before `a`, as etcd). */
   namespaceOrder(): string[] {
-    return (this.sortedNamespaces ??= [...this.namespaces.keys()].sort(cmp));
+    return (this.sortedNamespaces ??= [...this.namespaces.keys()].sort((a, b) => cmp(`${a}/`, `${b}/`)));
   }
 }
 
@@ -179,18 +180,20 @@ export class ObjectStore {
   }
 
   /**
-   * Objects of one resource, optionally of one namespace, sorted by namespace/name; with
-   * `after`, only those sorted after that namespace/name (the rest of a paged list). Only the
-   * namespace asked for is walked.
+   * Objects of one resource, optionally of one namespace, in the order of their storage keys
+   * (namespace, then name: see {@link startIn}); with `from`, only those whose key relative
+   * to the listed prefix is `from` or later (the rest of a paged list). Only the namespace
+   * asked for is walked.
    */
-  list(storageKey: string, namespace?: string, after?: { namespace: string; name: string }): StoredObject[] {
+  list(storageKey: string, namespace?: string, from?: string): StoredObject[] {
     const bucket = this.#buckets.get(storageKey);
     if (!bucket) return [];
     const out: StoredObject[] = [];
     for (const ns of namespace !== undefined ? [namespace] : bucket.namespaceOrder()) {
-      if (after && ns < after.namespace) continue;
+      const start = startIn(ns, namespace !== undefined, from);
+      if (start === SKIP) continue;
       const objects = bucket.namespaces.get(ns);
-      if (objects) objects.inOrder(after && ns === after.namespace ? after.name : undefined, out);
+      if (objects) objects.inOrder(start, out);
     }
     this.cost.listed += out.length;
     return out;
@@ -205,7 +208,7 @@ export class ObjectStore {
    * are not indexed; with none indexed, this is {@link list}.
    */
   listByLabel(storageKey: string, namespace: string | undefined, labels: readonly { key: string; value: string }[],
-    after?: { namespace: string; name: string }): StoredObject[] {
+    from?: string): StoredObject[] {
     const bucket = this.#buckets.get(storageKey);
     if (!bucket) return [];
     const namespaces = namespace !== undefined ? [namespace] : bucket.namespaceOrder();
@@ -217,13 +220,13 @@ export class ObjectStore {
       const count = slots.reduce((n, m) => n + (m?.size ?? 0), 0);
       if (!best || count < best.count) best = { slots, count };
     }
-    if (!best) return this.list(storageKey, namespace, after);
+    if (!best) return this.list(storageKey, namespace, from);
     const out: StoredObject[] = [];
     namespaces.forEach((ns, i) => {
       const objects = best.slots[i];
-      if (!objects || (after && ns < after.namespace)) return;
-      const from = after && ns === after.namespace ? after.name : undefined;
-      for (const name of [...objects.keys()].sort(cmp)) if (from === undefined || name > from) out.push(objects.get(name)!);
+      const start = startIn(ns, namespace !== undefined, from);
+      if (!objects || start === SKIP) return;
+      for (const name of [...objects.keys()].sort(cmp)) if (start === undefined || name >= start) out.push(objects.get(name)!);
     });
     this.cost.listed += out.length;
     return out;
@@ -432,6 +435,23 @@ function addLabelled(index: Map<string, Map<string, StoredObject>>, key: string,
   let objects = index.get(slot);
   if (!objects) index.set(slot, (objects = new Map()));
   objects.set(o.name, o);
+}
+
+/** {@link startIn}: no object of the namespace is at or after the start key. */
+const SKIP = Symbol("skip");
+
+/**
+ * Where a list that starts at key `from` starts within namespace `ns`: `undefined` for the
+ * whole namespace, {@link SKIP} for none of it, else the first name. Keys are relative to the
+ * listed prefix: the name alone when one namespace (or a cluster-scoped resource, namespace
+ * "") is listed, `ns/name` across namespaces; they compare as byte strings, as etcd keys do.
+ */
+function startIn(ns: string, oneNamespace: boolean, from: string | undefined): string | undefined | typeof SKIP {
+  if (from === undefined) return undefined;
+  if (oneNamespace || ns === "") return from;
+  const prefix = `${ns}/`;
+  if (from.startsWith(prefix)) return from.slice(prefix.length);
+  return prefix < from ? SKIP : undefined;
 }
 
 function cmp(a: string, b: string): number {

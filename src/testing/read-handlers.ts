@@ -6,6 +6,9 @@ import type { StoredObject } from "./object-store.ts";
 import type { ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
 import { badRequest, selectorBadRequest, StatusError } from "./status.ts";
+import { decodeContinue, encodeContinue } from "./continue-token.ts";
+import type { ContinueToken } from "./continue-token.ts";
+import { parseTimeoutSeconds } from "./watch-timeout.ts";
 import { sendJson } from "./http-io.ts";
 import { renderView, toView } from "./object-view.ts";
 import { parseLabelSelector } from "../util/label-selector.ts";
@@ -15,7 +18,7 @@ import { toTable, wantsTable } from "./views/table.ts";
 import type { IncludeObject } from "./views/table.ts";
 import { serveWatch } from "./watch-handler.ts";
 import { awaitResourceVersion, minimumResourceVersion } from "./resource-version-wait.ts";
-import { parseLimit } from "./list-params.ts";
+import { parseLimit, validateListOptions } from "./list-params.ts";
 import { listCandidates } from "./list-candidates.ts";
 import { echoesShardInfo, shardSelectionOf } from "./shard-selector.ts";
 import type { ShardSelection } from "./shard-selector.ts";
@@ -24,8 +27,8 @@ import type { ShardSelection } from "./shard-selector.ts";
  * Waits for a `resourceVersion=N` the store has not reached (504 when it is not reached in
  * time); false when the client went away meanwhile.
  */
-async function caughtUp(ctx: ApiContext, r: ResourceRequest): Promise<boolean> {
-  const min = minimumResourceVersion(r.query);
+async function caughtUp(ctx: ApiContext, r: ResourceRequest, token?: ContinueToken): Promise<boolean> {
+  const min = token ? (token.rv > 0 ? BigInt(token.rv) : undefined) : minimumResourceVersion(r.query);
   return min === undefined || min <= BigInt(ctx.store.resourceVersion) || awaitResourceVersion(ctx, min, r.res);
 }
 
@@ -76,11 +79,6 @@ export function withShard(match: (o: StoredObject) => boolean, shard: ShardSelec
   return match === SELECT_ALL ? (o) => shard.matches(o) : (o) => shard.matches(o) && match(o);
 }
 
-interface ContinueToken {
-  rv: number;
-  start: string;
-}
-
 /** `GET .../{plural}` without watch. */
 export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const q = r.query;
@@ -88,14 +86,17 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
   const shard = shardSelectionOf(ctx, q);
   const match = withShard(labelsAndFields, shard);
   const limit = parseLimit(q.get("limit"));
-  const token = decodeContinue(q.get("continue"), ctx.store.resourceVersion);
-  if (!token && !(await caughtUp(ctx, r))) return;
-  if (token && !ctx.store.isResumable(token.rv)) {
+  parseTimeoutSeconds(q);
+  validateListOptions(q, false);
+  const token = continueOf(q);
+  if (!(await caughtUp(ctx, r, token))) return;
+  if (token && token.rv > 0 && !ctx.store.isResumable(token.rv)) {
     throw new StatusError(410, "Expired",
       "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue value from the response to get the next set of results from a newer resource version.");
   }
-  const listRv = token ? token.rv : ctx.store.resourceVersion;
-  const all = listCandidates(ctx.store, r.type.storageKey, r.path.namespace, q, token ? startOf(token) : undefined);
+  // A token's negative resourceVersion asks for the latest, as kube-apiserver reads it.
+  const listRv = token && token.rv > 0 ? token.rv : ctx.store.resourceVersion;
+  const all = listCandidates(ctx.store, r.type.storageKey, r.path.namespace, q, token?.start);
   const items: StoredObject[] = [];
   let remaining = 0;
   let next: string | undefined;
@@ -107,7 +108,7 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
     }
     items.push(o);
   }
-  if (remaining > 0) next = encodeContinue({ rv: listRv, start: keyOf(items[items.length - 1]!) });
+  if (remaining > 0) next = encodeContinue(listRv, keyOf(items[items.length - 1]!, r.path.namespace !== undefined));
   if (wantsTable(r.req.headers.accept)) {
     const table = toTable(r.type, items.map((o) => toView(r.type, o.object())), String(listRv), new Date(), includeObjectOf(q));
     if (next) (table.metadata as Record<string, unknown>).continue = next;
@@ -135,37 +136,23 @@ export function handleWatch(ctx: ApiContext, r: ResourceRequest): Promise<void> 
   return serveWatch(ctx, r, withShard(labelsAndFields, shardSelectionOf(ctx, r.query)));
 }
 
-/** The key a continue token names: `namespace/name` (`/name` for cluster-scoped objects). */
-function keyOf(o: StoredObject): string {
-  return `${o.namespace}/${o.name}`;
+/**
+ * The key a continue token names, relative to the listed prefix as kube-apiserver's are: the
+ * name when one namespace (or a cluster-scoped resource) is listed, else `namespace/name`.
+ */
+function keyOf(o: StoredObject, oneNamespace: boolean): string {
+  return oneNamespace || o.namespace === "" ? o.name : `${o.namespace}/${o.name}`;
 }
 
 /**
- * Where a continue token's page starts: after this namespace and name, in the store's order
- * (namespace, then name). Names and namespaces hold no `/`, so the first one splits them.
+ * The `continue` token of a list, when given, as kube-apiserver's storage checks it: a token
+ * it cannot decode is 400, and so is a `resourceVersion` other than "" or "0" beside it.
  */
-function startOf(token: ContinueToken): { namespace: string; name: string } {
-  const slash = token.start.indexOf("/");
-  return slash < 0 ? { namespace: "", name: token.start } : { namespace: token.start.slice(0, slash), name: token.start.slice(slash + 1) };
-}
-
-function encodeContinue(t: ContinueToken): string {
-  return Buffer.from(JSON.stringify(t)).toString("base64url");
-}
-
-/**
- * A continue token this server issued: its resourceVersion a positive integer no newer than
- * the store's (`current`), its start key a string; anything else is 400, as kube-apiserver
- * answers tokens it cannot decode.
- */
-function decodeContinue(text: string | null, current: number): ContinueToken | undefined {
+function continueOf(q: URLSearchParams): ContinueToken | undefined {
+  const text = q.get("continue");
   if (!text) return undefined;
-  try {
-    const t = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
-    if (Number.isSafeInteger(t.rv) && t.rv > 0 && t.rv <= current && typeof t.start === "string") return t;
-  } catch {
-    // fall through
-  }
-  throw badRequest(`continue key is not valid: ${text}`);
+  const token = decodeContinue(text);
+  const rv = q.get("resourceVersion") ?? "";
+  if (rv !== "" && rv !== "0") throw badRequest("specifying resource version is not allowed when using continue");
+  return token;
 }
-

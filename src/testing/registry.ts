@@ -4,7 +4,8 @@
  */
 import type { ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
-import { builtinResourceTypes } from "./builtin-kinds.ts";
+import { createHash } from "node:crypto";
+import { BUILTIN_GROUP_ORDER, builtinResourceTypes } from "./builtin-kinds.ts";
 
 /** Served resources, built-in and from CRDs. */
 export class Registry {
@@ -91,9 +92,13 @@ export class Registry {
     if (group === "" && version !== "v1") return undefined;
     return this.#cached(`rl|${group}|${version}`, () => {
       const resources: Record<string, unknown>[] = [];
-      for (const t of this.#types) {
-        if (t.group !== group || t.version !== version) continue;
-        // client-node picks the first entry whose kind matches: the main resource comes first.
+      // Built-in resources by name, as kube-apiserver lists them (a resource before its
+      // subresources, which follow in name order); custom resources after, in the order their
+      // CRDs were established.
+      const members = this.#types.filter((t) => t.group === group && t.version === version)
+        .sort((a, b) => Number(a.builtin === false) - Number(b.builtin === false)
+          || (a.builtin && b.builtin ? (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0) : 0));
+      for (const t of members) {
         resources.push({
           name: t.plural,
           singularName: t.singular,
@@ -102,26 +107,46 @@ export class Registry {
           verbs: t.verbs,
           ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
           ...(t.categories.length ? { categories: t.categories } : {}),
-          storageVersionHash: storageHash(t.storageKey),
+          storageVersionHash: storageVersionHash(t),
         });
-        if (t.status) {
-          resources.push({ name: `${t.plural}/status`, singularName: "", namespaced: t.namespaced, kind: t.kind, verbs: ["get", "patch", "update"] });
+        const status = { name: `${t.plural}/status`, singularName: "", namespaced: t.namespaced, kind: t.kind, verbs: ["get", "patch", "update"] };
+        const scale = {
+          name: `${t.plural}/scale`, singularName: "", namespaced: t.namespaced, group: "autoscaling", version: "v1",
+          kind: "Scale", verbs: ["get", "patch", "update"],
+        };
+        if (!t.builtin) {
+          // apiextensions-apiserver lists a CRD's subresources status first, then scale.
+          if (t.status) resources.push(status);
+          if (t.scale) resources.push(scale);
+          continue;
         }
-        if (t.scale) {
-          resources.push({
-            name: `${t.plural}/scale`, singularName: "", namespaced: t.namespaced, group: "autoscaling", version: "v1",
-            kind: "Scale", verbs: ["get", "patch", "update"],
-          });
+        if (t.kind === "Namespace") {
+          resources.push({ name: `${t.plural}/finalize`, singularName: "", namespaced: false, kind: t.kind, verbs: ["update"] });
         }
+        if (t.scale) resources.push(scale);
+        if (t.status) resources.push(status);
       }
       return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf({ group, version }), resources };
     });
   }
 
+  /**
+   * Served groups in kube-apiserver's order: built-in groups by their aggregator priority
+   * ({@link BUILTIN_GROUP_ORDER}), then custom resource groups (all of equal priority) by
+   * their APIService name (`<version>.<group>`).
+   */
   #groups(): string[] {
     const groups: string[] = [];
     for (const t of this.#types) if (t.group !== "" && !groups.includes(t.group)) groups.push(t.group);
-    return groups;
+    const builtinRank = (g: string) => {
+      const i = BUILTIN_GROUP_ORDER.indexOf(g);
+      return i < 0 ? BUILTIN_GROUP_ORDER.length : i;
+    };
+    const serviceName = (g: string) => {
+      const names = this.#types.filter((t) => t.group === g).map((t) => `${t.version}.${g}`).sort();
+      return names[0] ?? g;
+    };
+    return groups.sort((a, b) => builtinRank(a) - builtinRank(b) || (serviceName(a) < serviceName(b) ? -1 : serviceName(a) > serviceName(b) ? 1 : 0));
   }
 
   #groupDoc(group: string): Record<string, unknown> {
@@ -145,10 +170,14 @@ function pathKey(group: string, version: string, plural: string): string {
   return `${group}/${version}/${plural}`;
 }
 
-function storageHash(key: string): string {
-  let h = 0;
-  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
-  return Buffer.from(String(h >>> 0)).toString("base64").slice(0, 11);
+/**
+ * kube-apiserver's `storageVersionHash`: the first 8 bytes of the SHA-256 of the storage
+ * version's `group/version/kind`, base64 (`/v1/Pod` → `xPOwRZ+Yhw8=`). Every view of one
+ * storage (core and events.k8s.io Events, the versions of a CRD) reports the same hash.
+ */
+function storageVersionHash(t: ResourceType): string {
+  const gvk = t.storageKey === "events" ? "/v1/Event" : `${t.group}/${t.storageVersion ?? t.version}/${t.kind}`;
+  return createHash("sha256").update(gvk).digest().subarray(0, 8).toString("base64");
 }
 
 /** Kubernetes version priority: GA > beta > alpha, higher numbers first (v2 > v1 > v1beta2). */

@@ -12,11 +12,12 @@ export const DEFAULT_RESOURCE_VERSION_WAIT_MS = 3000;
 
 /**
  * The 504 kube-apiserver answers when the asked resourceVersion is still ahead of the server's
- * after the wait: `reason: Timeout`, `retryAfterSeconds: 1` and the `ResourceVersionTooLarge`
+ * after the wait: message `Timeout: Too large resource version: N, current: M` (its
+ * `NewTimeoutError` prefixes `Timeout: `), `reason: Timeout`, `retryAfterSeconds: 1` and the `ResourceVersionTooLarge`
  * cause (serialized, like every `StatusCause` type, under the JSON name `reason`).
  */
 export function tooLargeResourceVersion(asked: bigint, current: number): StatusError {
-  return new StatusError(504, "Timeout", `Too large resource version: ${asked}, current: ${current}`, {
+  return new StatusError(504, "Timeout", `Timeout: Too large resource version: ${asked}, current: ${current}`, {
     causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
     retryAfterSeconds: 1,
   });

@@ -140,18 +140,36 @@ export function unsupportedMediaType(message: string): StatusError {
 
 /**
  * 422 Invalid: `Widget.example.com "foo" is invalid: spec.size: Invalid value: ...`.
- * `kind` is the Kind (not the plural), `group` may be "".
+ * `kind` is the Kind (not the plural), `group` may be "". As apimachinery's `NewInvalid`, every
+ * cause is listed in `details.causes`, but the message names each distinct `field: message`
+ * once (an update that trips the same metadata rule in two validation passes gets two causes
+ * and one line), and an empty `name` is left out of `details`.
  */
 export function invalid(kind: string, group: string, name: string, causes: StatusCause[]): StatusError {
   const qualifiedKind = group === "" ? kind : `${kind}.${group}`;
-  const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message ?? ""}` : (c.message ?? "")));
+  const parts = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message ?? ""}` : (c.message ?? ""))))];
   const summary = parts.length === 1 ? parts[0] : `[${parts.join(", ")}]`;
   return new StatusError(422, "Invalid", `${qualifiedKind} "${name}" is invalid: ${summary}`, {
-    name,
+    ...(name ? { name } : {}),
     group: group || undefined,
     kind,
     causes,
   });
+}
+
+/**
+ * 422 for invalid request options (`CreateOptions`, `UpdateOptions`, `PatchOptions`,
+ * `DeleteOptions`), as kube-apiserver's handlers answer them: `DeleteOptions.meta.k8s.io ""
+ * is invalid: propagationPolicy: Unsupported value: …`.
+ */
+export function invalidOptions(kind: "CreateOptions" | "UpdateOptions" | "PatchOptions" | "DeleteOptions", causes: StatusCause[]): StatusError {
+  return invalid(kind, "meta.k8s.io", "", causes);
+}
+
+/** A `[]string` as Go's `%#v` prints it: `[]string{"a", "b"}` (`[]string(nil)` for none). */
+export function goStringSlice(values: readonly string[] | undefined): string {
+  if (values === undefined) return "[]string(nil)";
+  return `[]string{${values.map((v) => JSON.stringify(v)).join(", ")}}`;
 }
 
 /** A cause helper: `Invalid value: <json>: <detail>` (reason FieldValueInvalid). */

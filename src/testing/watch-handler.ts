@@ -13,7 +13,7 @@ import { queryBool } from "./request-info.ts";
 import { renderView, toView } from "./object-view.ts";
 import { toTable, wantsTable } from "./views/table.ts";
 import { awaitResourceVersion } from "./resource-version-wait.ts";
-import { parseResourceVersion } from "./list-params.ts";
+import { parseResourceVersion, validateListOptions } from "./list-params.ts";
 import { parseTimeoutSeconds, setLongTimeout } from "./watch-timeout.ts";
 import { listCandidates } from "./list-candidates.ts";
 
@@ -27,18 +27,9 @@ export async function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (
   const { res, type } = r;
   const rvParam = q.get("resourceVersion") ?? "";
   const sendInitial = queryBool(q, "sendInitialEvents");
-  const rvMatch = q.get("resourceVersionMatch");
-  if (sendInitial !== undefined) {
-    if (rvMatch !== "NotOlderThan") {
-      throw new StatusError(422, "Invalid",
-        `ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled`);
-    }
-  } else if (rvMatch) {
-    throw new StatusError(422, "Invalid",
-      `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch`);
-  }
-  const asked = parseResourceVersion(rvParam);
   const timeoutSeconds = parseTimeoutSeconds(q);
+  validateListOptions(q, true);
+  const asked = parseResourceVersion(rvParam);
   if (asked > BigInt(ctx.store.resourceVersion)) {
     if (!(await awaitResourceVersion(ctx, asked, res))) return;
   }
@@ -100,7 +91,9 @@ export async function serveWatch(ctx: ApiContext, r: ResourceRequest, matches: (
 
   // Initial state or replay, then registration — all in one tick.
   if (since === undefined) {
-    for (const o of listCandidates(ctx.store, type.storageKey, namespace || undefined, q)) {
+    // sendInitialEvents=false: from the current state on, without the synthetic ADDED events.
+    const initial = sendInitial === false ? [] : listCandidates(ctx.store, type.storageKey, namespace || undefined, q);
+    for (const o of initial) {
       if (matches(o)) watcher.send("ADDED", render(o));
     }
     if (sendInitial === true) bookmark({ "k8s.io/initial-events-end": "true" });

@@ -2,7 +2,8 @@
  * Fans committed changes out to open watches, turning selector transitions into ADDED and
  * DELETED events like the API server's watch cache does.
  */
-import type { Change, StoredObject } from "./object-store.ts";
+import { StoredObject } from "./object-store.ts";
+import type { Change } from "./object-store.ts";
 
 /** One open watch. */
 export interface Watcher {
@@ -21,7 +22,29 @@ export interface Watcher {
   close(abrupt: boolean): void;
 }
 
-/** Decides the event a watcher sees for a change, or undefined when none. */
+/** The last matching state of objects that left a selector, by change (shared by watchers). */
+const leftStates = new WeakMap<Change, StoredObject>();
+
+/**
+ * The state a watch whose selector the object no longer matches sees in its DELETED event: the
+ * previous state (the last one that matched) at the change's resourceVersion, as
+ * kube-apiserver's watch cache sends it.
+ */
+function leftState(c: Change, previous: StoredObject): StoredObject {
+  let state = leftStates.get(c);
+  if (!state) {
+    const last = previous.object();
+    last.metadata = { ...last.metadata, resourceVersion: String(c.rv) };
+    leftStates.set(c, (state = new StoredObject(previous.storageKey, last)));
+  }
+  return state;
+}
+
+/**
+ * Decides the event a watcher sees for a change, or undefined when none: MODIFIED while the
+ * object keeps matching, ADDED (new state) when it starts to, DELETED (its last matching state,
+ * see {@link leftState}) when it stops or is deleted.
+ */
 export function eventFor(w: Watcher, c: Change): { type: string; object: StoredObject } | undefined {
   const o = c.object;
   if (w.namespace && o.namespace !== w.namespace) return undefined;
@@ -32,7 +55,7 @@ export function eventFor(w: Watcher, c: Change): { type: string; object: StoredO
   const before = c.previous !== undefined && w.matches(c.previous);
   if (now && before) return { type: "MODIFIED", object: o };
   if (now) return { type: "ADDED", object: o };
-  if (before) return { type: "DELETED", object: o };
+  if (before) return { type: "DELETED", object: leftState(c, c.previous!) };
   return undefined;
 }
 
@@ -61,13 +84,15 @@ export class WatchHub {
   dispatch(c: Change): void {
     const set = this.#watchers.get(c.object.storageKey);
     if (!set || set.size === 0) return;
+    // Renders by view and object: watchers an object left see its previous state.
     let renders: Map<string, string> | undefined;
     for (const w of set) {
       const ev = eventFor(w, c);
       if (!ev) continue;
       renders ??= new Map();
-      let json = renders.get(w.viewKey);
-      if (json === undefined) renders.set(w.viewKey, (json = w.render(ev.object)));
+      const key = `${ev.object === c.object ? "" : "left|"}${w.viewKey}`;
+      let json = renders.get(key);
+      if (json === undefined) renders.set(key, (json = w.render(ev.object)));
       w.send(ev.type, json);
     }
   }

@@ -6,11 +6,13 @@ import type { KubeObject, ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
 import type { StoredObject } from "./object-store.ts";
 import type { DeleteOptions, WriteOptions } from "./write-path.ts";
-import { StatusError, badRequest, invalidValue, unsupportedMediaType } from "./status.ts";
+import type { StatusCause } from "./status.ts";
+import { StatusError, badRequest, forbidden, goStringSlice, invalidOptions, invalidValue, unsupportedMediaType, unsupportedValue } from "./status.ts";
 import { stringMapDecodeError } from "./string-maps.ts";
 import { mediaType, parseJsonBody, parseObjectBody, readBody, sendJson, warningHeaders } from "./http-io.ts";
 import { fromView, storageApiVersion, toView } from "./object-view.ts";
-import { keyFieldDefaults } from "./kind-rules.ts";
+import { applyConfigurationError, checkPatchedObject } from "./kind-rules.ts";
+import { validateListOptions } from "./list-params.ts";
 import { applyJsonPatch } from "./patch/json-patch.ts";
 import { applyMergePatch } from "./patch/merge-patch.ts";
 import { applyStrategicMergePatch } from "./patch/strategic-merge.ts";
@@ -38,36 +40,79 @@ function splitApiVersion(av: string): [string, string] {
   return i < 0 ? ["", av] : [av.slice(0, i), av.slice(i + 1)];
 }
 
-/** Common write options from the query string. */
-function writeOptions(r: ResourceRequest, manager?: string): WriteOptions {
+/** The kind of options a write's query decodes into (its name in a 422). */
+type OptionsKind = "CreateOptions" | "UpdateOptions" | "PatchOptions";
+
+/**
+ * Common write options from the query string, validated as kube-apiserver's handlers do before
+ * anything else (`ValidateCreateOptions`, `…UpdateOptions`, `…PatchOptions`): every problem
+ * becomes one cause of a 422 `CreateOptions.meta.k8s.io "" is invalid: …`.
+ */
+function writeOptions(r: ResourceRequest, kind: OptionsKind, manager?: string): WriteOptions {
   const q = r.query;
   const dryRun = q.getAll("dryRun");
-  for (const d of dryRun) {
-    if (d !== "All") throw new StatusError(400, "BadRequest", `Invalid dryRun value: ${d}. Valid values are: All`);
+  const sentManager = q.get("fieldManager") ?? manager ?? "";
+  const fv = q.get("fieldValidation") ?? "";
+  const causes: StatusCause[] = [];
+  if (kind === "PatchOptions" && q.has("force") && mediaType(r.req) !== "application/apply-patch+yaml") {
+    causes.push(forbidden("force", "may not be specified for non-apply patch"));
   }
-  const fm = q.get("fieldManager") ?? manager ?? defaultManager(r);
-  if (fm.length > 128) {
-    throw new StatusError(422, "Invalid", `CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`);
-  }
-  const fv = q.get("fieldValidation") ?? "Warn";
-  if (fv !== "Ignore" && fv !== "Warn" && fv !== "Strict") {
-    throw badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${fv}`);
-  }
-  if (q.has("force") && mediaType(r.req) !== "application/apply-patch+yaml") {
-    throw new StatusError(422, "Invalid", `PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch`);
-  }
+  causes.push(...fieldManagerCauses(sentManager), ...dryRunCauses(dryRun));
+  if (!["", "Ignore", "Warn", "Strict"].includes(fv)) causes.push(unsupportedValue("fieldValidation", fv, ["", "Ignore", "Strict", "Warn"]));
+  if (causes.length) throw invalidOptions(kind, causes);
   return {
     dryRun: dryRun.length > 0,
-    manager: fm,
-    fieldValidation: fv,
+    manager: sentManager || defaultManager(r),
+    fieldValidation: (fv || "Warn") as WriteOptions["fieldValidation"],
     ...(r.path.subresource ? { subresource: r.path.subresource } : {}),
     ...(r.admit ? { admit: r.admit } : {}),
   };
 }
 
+/** Most bytes of a field manager's name (`FieldManagerMaxLength`). */
+const FIELD_MANAGER_MAX_BYTES = 128;
+
+/** `ValidateFieldManager`: at most 128 bytes, printable characters only. */
+function fieldManagerCauses(manager: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  if (Buffer.byteLength(manager) > FIELD_MANAGER_MAX_BYTES) {
+    causes.push({ reason: "FieldValueTooLong", field: "fieldManager", message: `Too long: may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` });
+  }
+  let position = 0;
+  for (const ch of manager) {
+    if (!isGoPrintable(ch)) {
+      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+      causes.push(invalidValue("fieldManager", manager, `invalid character U+${code} (at position ${position})`));
+    }
+    position += Buffer.byteLength(ch);
+  }
+  return causes;
+}
+
+/** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+function isGoPrintable(ch: string): boolean {
+  return ch === " " || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
+}
+
+/** `ValidateDryRun`: every value must be `All` (the message shows the whole list, Go-printed). */
+function dryRunCauses(dryRun: string[]): StatusCause[] {
+  if (dryRun.every((d) => d === "All")) return [];
+  return [{ reason: "FieldValueNotSupported", field: "dryRun", message: `Unsupported value: ${goStringSlice(dryRun)}: supported values: "All"` }];
+}
+
+/**
+ * The manager of a write that names none: the user agent up to its first `/`, printable
+ * characters only, cut to 128 bytes (apiserver's `prefixFromUserAgent`).
+ */
 function defaultManager(r: ResourceRequest): string {
-  const ua = r.req.headers["user-agent"] ?? "";
-  return ua.split("/")[0] ?? "";
+  const ua = (r.req.headers["user-agent"] ?? "").split("/")[0] ?? "";
+  let out = "";
+  for (const ch of ua) {
+    if (!isGoPrintable(ch)) continue;
+    if (Buffer.byteLength(out + ch) > FIELD_MANAGER_MAX_BYTES) break;
+    out += ch;
+  }
+  return out;
 }
 
 function respond(r: ResourceRequest, code: number, type: ResourceType, obj: KubeObject, warnings: string[]): void {
@@ -92,7 +137,7 @@ export async function objectBody(r: ResourceRequest, expected = { apiVersion: ap
     throw unsupportedMediaType(
       `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml${protobuf ? `, ${PROTOBUF_MEDIA_TYPE}` : ""}`);
   }
-  return parseObjectBody(await readBody(r.req), type) as KubeObject;
+  return parseObjectBody(await readBody(r.req), type, expected.kind) as KubeObject;
 }
 
 const SCALE_KIND = { apiVersion: "autoscaling/v1", kind: "Scale" };
@@ -141,6 +186,7 @@ function checkPatchedDecodable(r: ResourceRequest, patched: KubeObject): void {
 
 /** POST a new object. */
 export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise<void> {
+  const opts = writeOptions(r, "CreateOptions");
   const body = await objectBody(r);
   if (typeof body.metadata?.name === "string" && body.metadata.name !== "") {
     r.named = body.metadata.name;
@@ -148,7 +194,6 @@ export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise
   }
   checkKind(r, body);
   checkDecodable(r, body);
-  const opts = writeOptions(r);
   if (r.type.group === "events.k8s.io") validateEventsV1Create(body);
   const st = storageType(ctx, r.type);
   const result = ctx.writer.create(st, r.path.namespace, fromView(r.type, body), opts);
@@ -157,13 +202,13 @@ export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise
 
 /** PUT a whole object (or its /status). */
 export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise<void> {
-  if (r.path.subresource === "scale") return updateScale(ctx, r, await objectBody(r, SCALE_KIND));
+  const opts = { ...writeOptions(r, "UpdateOptions"), requireResourceVersion: true };
+  if (r.path.subresource === "scale") return updateScale(ctx, r, await objectBody(r, SCALE_KIND), opts);
   const body = await objectBody(r);
   checkKind(r, body);
   checkDecodable(r, body);
   const existing = requireExisting(ctx, r);
   if (r.type.group === "events.k8s.io") validateEventsV1Update(toView(r.type, existing.object()), body);
-  const opts = { ...writeOptions(r), requireResourceVersion: true };
   const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, body), opts);
   respond(r, 200, r.type, result.object, result.warnings);
 }
@@ -171,21 +216,43 @@ export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise
 /** PATCH in any of the four formats. */
 export async function handlePatch(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const type = mediaType(r.req);
+  checkPatchType(r.type, type);
   const buf = await readBody(r.req);
   const name = r.path.name!;
   const ctxInfo = { kind: r.type.kind, group: r.type.group, name };
   if (type === "application/apply-patch+yaml") return apply(ctx, r, parseObjectBody(buf, type) as KubeObject);
+  const opts = writeOptions(r, "PatchOptions");
   const existing = requireExisting(ctx, r);
   if (r.path.subresource === "scale") {
     const scale = getScale(r.type, existing.object());
-    return updateScale(ctx, r, patchDocument(type, scale, buf, r.type, ctxInfo), existing);
+    return updateScale(ctx, r, patchDocument(type, scale, buf, r.type, ctxInfo), opts, existing);
   }
   const current = toView(r.type, existing.object());
   const patched = patchDocument(type, current, buf, r.type, ctxInfo);
   checkPatchedDecodable(r, patched);
+  checkPatchedObject(r.type, patched, (r.query.get("fieldValidation") ?? "Warn") as "Ignore" | "Warn" | "Strict");
   if (r.type.group === "events.k8s.io") validateEventsV1Update(current, patched);
-  const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, patched), writeOptions(r));
+  const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, patched), opts);
   respond(r, 200, r.type, result.object, result.warnings);
+}
+
+/** Patch media types the built-in resources' routes accept (others never reach the handler). */
+const BUILTIN_PATCH_TYPES = new Set([
+  "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml",
+]);
+
+/**
+ * 415 for a PATCH body in a format the resource does not take, before anything else is read.
+ * A built-in resource's route filters the Content-Type first and answers as its HTTP router
+ * does (`415: Unsupported Media Type`, empty `details`); a custom resource's handler lists
+ * the types it accepts (no strategic merge patch).
+ */
+function checkPatchType(type: ResourceType, media: string): void {
+  if (type.builtin) {
+    if (!BUILTIN_PATCH_TYPES.has(media)) throw new StatusError(415, "UnsupportedMediaType", "415: Unsupported Media Type", {});
+  } else if (media === "application/strategic-merge-patch+json" || !BUILTIN_PATCH_TYPES.has(media)) {
+    throw unsupportedMediaType(PATCH_TYPES);
+  }
 }
 
 function patchDocument(
@@ -212,11 +279,13 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
   const manager = r.query.get("fieldManager");
   if (!manager) {
     throw new StatusError(422, "Invalid",
-      `PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`);
+      `PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`,
+      { group: "meta.k8s.io", kind: "PatchOptions", causes: [{ reason: "FieldValueRequired", message: "Required value: is required for apply patch", field: "fieldManager" }] });
   }
+  const sentNamespace = typeof body.metadata?.namespace === "string" ? body.metadata.namespace : "";
   checkKind(r, body);
   checkDecodable(r, body);
-  const opts = writeOptions(r, manager);
+  const opts = writeOptions(r, "PatchOptions", manager);
   const force = queryBool(r.query, "force") === true;
   const existing = ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
   if (body.metadata?.name !== undefined && body.metadata.name !== r.path.name) {
@@ -225,7 +294,8 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
   if (!existing && r.path.subresource) throw ctx.writer.notFound(r.type, r.path.name!);
   const live = existing ? toView(r.type, existing.object()) : undefined;
   const applied: KubeObject = { ...body, metadata: { ...body.metadata, name: r.path.name } };
-  keyFieldDefaults(r.type, applied);
+  const untyped = applyConfigurationError(r.type, applied, sentNamespace);
+  if (untyped) throw untyped;
   const { object } = serverSideApply({
     live,
     applied,
@@ -233,6 +303,7 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
     force,
     apiVersion: apiVersionOf(r.type),
     listType: r.type.listType,
+    schema: r.type.schema,
     now: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
     ...(r.path.subresource ? { subresource: r.path.subresource } : {}),
     ignoredFields: ignoredFieldsFor({ statusSubresource: r.type.status, ...(r.path.subresource ? { subresource: r.path.subresource } : {}) }),
@@ -249,11 +320,12 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
   respond(r, 200, r.type, result.object, result.warnings);
 }
 
-async function updateScale(ctx: ApiContext, r: ResourceRequest, scale: KubeObject, existing?: StoredObject): Promise<void> {
+async function updateScale(ctx: ApiContext, r: ResourceRequest, scale: KubeObject, opts: WriteOptions, existing?: StoredObject): Promise<void> {
   const stored = existing ?? requireExisting(ctx, r);
   const obj = scaleToObject(r.type, stored.object(), scale);
   if (!obj) throw badRequest("spec.replicas: Required value");
-  const result = ctx.writer.update(r.type, stored, obj, writeOptions(r));
+  const { requireResourceVersion: _unused, ...scaleOpts } = opts;
+  const result = ctx.writer.update(r.type, stored, obj, scaleOpts);
   sendJson(r.res, 200, JSON.stringify(getScale(r.type, result.object)));
 }
 
@@ -272,12 +344,19 @@ async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions & { orph
           dryRun: q.getAll("dryRun"),
         };
   let policy = src.propagationPolicy as DeleteOptions["propagationPolicy"];
-  if (policy !== undefined && policy !== "Background" && policy !== "Foreground" && policy !== "Orphan") {
-    throw new StatusError(422, "Invalid",
-      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+  const dry = ((src.dryRun as unknown[] | undefined) ?? []).map(String);
+  // ValidateDeleteOptions, before the object is looked up.
+  const causes: StatusCause[] = [];
+  if (typeof src.orphanDependents === "boolean" && policy !== undefined && policy !== null) {
+    causes.push(invalidValue("propagationPolicy", policy, "orphanDependents and deletionPropagation cannot be both set"));
   }
+  if (policy !== undefined && policy !== null && policy !== "Background" && policy !== "Foreground" && policy !== "Orphan") {
+    causes.push(unsupportedValue("propagationPolicy", policy, ["Foreground", "Background", "Orphan", "nil"]));
+  }
+  causes.push(...dryRunCauses(dry));
+  if (causes.length) throw invalidOptions("DeleteOptions", causes);
+  if (policy === null) policy = undefined;
   if (policy === undefined && src.orphanDependents === true) policy = "Orphan";
-  const dry = (src.dryRun as string[] | undefined) ?? [];
   return {
     ...(policy ? { propagationPolicy: policy } : {}),
     ...(src.preconditions ? { preconditions: src.preconditions as DeleteOptions["preconditions"] } : {}),
@@ -286,9 +365,16 @@ async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions & { orph
   };
 }
 
-/** Kinds whose DELETE returns the object rather than a Status. */
+/**
+ * Built-in resources whose storage answers a DELETE that removed the object with the object
+ * itself (`ReturnDeletedObject`, or a REST storage of its own); every other resource, custom
+ * resources included, answers with a `Status` of `Success`.
+ */
+const RETURNS_DELETED_OBJECT = new Set(["/Pod", "/Namespace", "/Service", "/ServiceAccount", "/PersistentVolume", "/PersistentVolumeClaim"]);
+
+/** Whether a DELETE of `type` that removed the object returns the object rather than a Status. */
 function returnsObject(type: ResourceType): boolean {
-  return !type.builtin || type.kind === "Pod" || type.kind === "Namespace";
+  return type.builtin && RETURNS_DELETED_OBJECT.has(`${type.group}/${type.kind}`);
 }
 
 /** DELETE one object. */
@@ -314,12 +400,19 @@ export async function handleDelete(ctx: ApiContext, r: ResourceRequest): Promise
  */
 export async function handleDeleteCollection(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const opts = await deleteOptions(r);
+  validateListOptions(r.query, false);
   const labelsAndFields = selectorOf(r.type, r.query);
   const match = withShard(labelsAndFields, shardSelectionOf(ctx, r.query));
   const items: KubeObject[] = [];
   for (const o of ctx.store.list(r.type.storageKey, r.path.namespace)) {
     if (!match(o)) continue;
-    items.push(toView(r.type, ctx.writer.delete(storageType(ctx, r.type), o, opts).object));
+    const item = toView(r.type, ctx.writer.delete(storageType(ctx, r.type), o, opts).object);
+    // A built-in list's items are encoded without their apiVersion and kind (custom resources keep them).
+    if (r.type.builtin) {
+      delete item.apiVersion;
+      delete item.kind;
+    }
+    items.push(item);
   }
   const list = { kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items };
   sendJson(r.res, 200, JSON.stringify(list));

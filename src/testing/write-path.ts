@@ -6,14 +6,15 @@ import { randomUUID } from "node:crypto";
 import type { KubeObject, ManagedFieldsEntry, ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
 import type { ObjectStore, StoredObject } from "./object-store.ts";
-import type { RuleContext } from "./kind-rules.ts";
-import { createDefaults, fieldDefaults, validateObject } from "./kind-rules.ts";
+import { createDefaults, decodeBody, fieldDefaults, validateObject } from "./kind-rules.ts";
+import type { DefaultingContext } from "./kinds/defaulting.ts";
+import { nodePortsOf } from "./kinds/defaults/service.ts";
 import { alreadyExists, badRequest, conflict, invalid, invalidValue, notFound, StatusError } from "./status.ts";
-import { forbidden as forbiddenCause } from "./status.ts";
+import { forbidden as forbiddenCause, goStringSlice } from "./status.ts";
 import { generateName, validateName } from "./names.ts";
 import { ignoredFieldsFor, recordUpdate } from "./apply/server-side-apply.ts";
 import { wholeSeconds } from "./views/events.ts";
-import { sortedKeysJson } from "./json-value.ts";
+import { jsonEqual } from "./json-value.ts";
 
 /** Options of one write. */
 export interface WriteOptions {
@@ -75,6 +76,8 @@ export class Writer {
   create(type: ResourceType, namespace: string | undefined, body: KubeObject, opts: WriteOptions = {}): WriteResult {
     const ctx = this.#ruleContext(opts);
     const obj = structuredClone(body);
+    // kube-apiserver decodes the body (unknown fields, types, empty optionals) before anything else.
+    decodeBody(type, obj, ctx);
     const meta = (obj.metadata ??= {});
     if (type.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) {
@@ -104,10 +107,16 @@ export class Writer {
     if (type.status) delete obj.status;
     obj.apiVersion = apiVersionOf(type);
     obj.kind = type.kind;
+    // Decode-time defaults are part of what the writer sent: its managedFields describe them.
+    // The strategy's and admission plugins' create-time defaults come after, in no manager's set.
+    // (A custom resource's decoding prunes and applies its schema's defaults: validation does
+    // that, so its managedFields are computed from the validated object.)
+    fieldDefaults(type, obj);
+    if (type.builtin) this.#setManagedFields(type, undefined, obj, opts, ctx.now);
     createDefaults(type, obj, ctx);
     const validated = validateObject(type, obj, undefined, ctx);
+    if (!type.builtin) this.#setManagedFields(type, undefined, validated, opts, ctx.now);
     opts.admit?.(validated, undefined);
-    this.#setManagedFields(type, undefined, validated, opts, ctx.now);
     if (opts.dryRun) return { object: validated, unchanged: false, removed: false, warnings: ctx.warnings };
     this.store.put(type.storageKey, validated);
     return { object: validated, unchanged: false, removed: false, warnings: ctx.warnings };
@@ -119,6 +128,7 @@ export class Writer {
    */
   update(type: ResourceType, existing: StoredObject, updated: KubeObject, opts: WriteOptions = {}): WriteResult {
     const ctx = this.#ruleContext(opts);
+    decodeBody(type, updated, ctx);
     const old = existing.object();
     const name = existing.name;
     const meta = (updated.metadata ??= {});
@@ -157,11 +167,12 @@ export class Writer {
     if (om.deletionTimestamp) {
       nm.deletionTimestamp = om.deletionTimestamp;
       nm.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
-      const added = (nm.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
+      // kube-apiserver runs this metadata rule twice on an update (the common checks of every
+      // resource, then the kind's own ValidateUpdate): two causes, one line in the message.
+      const added = [...new Set(nm.finalizers ?? [])].filter((f) => !(om.finalizers ?? []).includes(f)).sort();
       if (added.length) {
-        throw invalid(type.kind, type.group, name, [
-          forbiddenCause("metadata.finalizers", `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`),
-        ]);
+        const cause = forbiddenCause("metadata.finalizers", `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(added)}`);
+        throw invalid(type.kind, type.group, name, [cause, { ...cause }]);
       }
     } else {
       delete nm.deletionTimestamp;
@@ -202,14 +213,15 @@ export class Writer {
    * deletionTimestamp. Foreground and Orphan add their finalizers for the collector.
    */
   delete(type: ResourceType, existing: StoredObject, opts: DeleteOptions = {}): { object: KubeObject; removed: boolean } {
+    // kube-apiserver's BeforeDelete: a Conflict on the Kind (not the resource), as it words it.
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== existing.uid) {
-      throw conflict(type.plural, type.group, existing.name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.uid}`);
+      throw conflict(type.kind, type.group, existing.name,
+        `the UID in the precondition (${pre.uid}) does not match the UID in record (${existing.uid}). The object might have been deleted and then recreated`);
     }
     if (pre?.resourceVersion && pre.resourceVersion !== String(existing.rv)) {
-      throw conflict(type.plural, type.group, existing.name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${existing.rv}`);
+      throw conflict(type.kind, type.group, existing.name,
+        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${existing.rv}). The object might have been modified`);
     }
     const obj = existing.object();
     const meta = obj.metadata!;
@@ -249,7 +261,7 @@ export class Writer {
     return notFound(type.plural, type.group, name);
   }
 
-  #ruleContext(opts: WriteOptions): RuleContext {
+  #ruleContext(opts: WriteOptions): DefaultingContext {
     return {
       now: new Date(),
       fieldValidation: opts.fieldValidation ?? "Warn",
@@ -259,6 +271,9 @@ export class Writer {
         const n = this.#nextIP++;
         return `10.96.${(n >> 8) & 255}.${n & 255}`;
       },
+      usedNodePorts: () => new Set(this.store.list("/services").flatMap((s) => nodePortsOf(s.object()))),
+      lookup: (storageKey, namespace, name) => this.store.get(storageKey, namespace, name)?.object(),
+      list: (storageKey) => this.store.list(storageKey).map((s) => s.object()),
     };
   }
 
@@ -273,6 +288,7 @@ export class Writer {
         manager: opts.manager,
         apiVersion: apiVersionOf(type),
         listType: type.listType,
+        schema: type.schema,
         now: wholeSeconds(now),
         ...(opts.subresource ? { subresource: opts.subresource } : {}),
         ignoredFields: ignoredFieldsFor({ statusSubresource: type.status, ...(opts.subresource ? { subresource: opts.subresource } : {}) }),
@@ -293,9 +309,13 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
   return !sameContent(strip(a), strip(b));
 }
 
-/** Structural equality, ignoring key order and managedFields timestamps. */
+/**
+ * Structural equality, ignoring key order, `undefined` members and managedFields timestamps.
+ * Compares in place and stops at the first difference (no canonical strings of both sides:
+ * an update of an object with 100,000s of keys would otherwise sort and print them all).
+ */
 export function sameContent(a: unknown, b: unknown): boolean {
-  return sortedKeysJson(withoutFieldTimes(a)) === sortedKeysJson(withoutFieldTimes(b));
+  return jsonEqual(withoutFieldTimes(a), withoutFieldTimes(b));
 }
 
 function withoutFieldTimes(v: unknown): unknown {

@@ -40,6 +40,7 @@ const NODE_22 = "22.19.0";
 const NODE_24 = (require("node/package.json") as { version: string }).version;
 /** Where the built package keeps the Kubernetes `.proto` files LocalCluster reads at run time. */
 const PROTO_DIR = "dist/src/testing/protobuf/k8s-proto";
+const OPENAPI_DIR = "dist/src/testing/openapi/kube-openapi-1.36";
 /**
  * The TypeScripts a consumer may check with, by the alias they install under: the oldest the
  * README promises (5.7, the first that checks client-node's and its dependencies' declarations
@@ -122,8 +123,10 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     const outside = packedFiles.filter((f) => !f.startsWith("dist/"));
     assert.deepEqual(outside.sort(), ["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
     const protoData = (f: string) => f.startsWith(`${PROTO_DIR}/`) && /(\.proto|\/README\.md|\/LICENSE)$/.test(f);
-    const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f) && !protoData(f));
-    assert.deepEqual(notBuilt, [], "dist/ holds .js, .js.map and .d.ts only, and the vendored .proto data");
+    const openApiData = (f: string) => f.startsWith(`${OPENAPI_DIR}/`) && /(\.json\.br|\/(api|apis|version)\.json|\/README\.md|\/LICENSE)$/.test(f);
+    const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f) && !protoData(f) && !openApiData(f));
+    assert.deepEqual(notBuilt, [], "dist/ holds .js, .js.map and .d.ts only, and the vendored .proto and OpenAPI data");
+    assert.ok(packedFiles.includes(`${OPENAPI_DIR}/swagger.json.br`), "the vendored OpenAPI documents ship");
     assert.ok(packedFiles.includes(`${PROTO_DIR}/k8s.io/api/core/v1/generated.proto`), "ships the protobuf definitions LocalCluster loads");
     assert.ok(packedFiles.includes(`${PROTO_DIR}/LICENSE`) && packedFiles.includes(`${PROTO_DIR}/README.md`), "with their origin and licence");
     assert.deepEqual(packedFiles.filter((f) => /(^|\/)(test|bench|examples|scripts|\.ci)\//.test(f) || /\.test\./.test(f)), [], "no test, bench, example or CI files");

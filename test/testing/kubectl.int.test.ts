@@ -130,7 +130,7 @@ describe("kubectl against LocalCluster", {
     : process.env.KUBECTL
       ? `KUBECTL=${process.env.KUBECTL} is not an executable kubectl`
       : "no kubectl binary on PATH; install kubectl (or set KUBECTL) to run these tests",
-  timeout: 120_000,
+  timeout: 240_000,
 }, () => {
   let cluster: LocalCluster;
   let core: CoreV1Api;

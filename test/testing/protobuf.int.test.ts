@@ -172,7 +172,7 @@ describe("protobuf request bodies", () => {
       assert.equal(res.body.metadata.namespace, "default", "the URL's namespace fills the empty one");
       const pod = await core.readNamespacedPod({ name: "raw-pod", namespace: "default" });
       assert.deepEqual(pod.spec?.containers[0]?.resources?.requests, { cpu: "250m", memory: "64Mi" });
-      assert.deepEqual(plain(pod.spec?.containers[0]?.readinessProbe?.httpGet), { path: "/", port: "http" });
+      assert.deepEqual(plain(pod.spec?.containers[0]?.readinessProbe?.httpGet), { path: "/", port: "http", scheme: "HTTP" });
     });
 
     it("replaces an object with a protobuf PUT and rejects a kind that does not match the URL", async () => {

@@ -14,6 +14,7 @@
  */
 import type { KubeObject, ListType, ListTypeLookup } from "../resource-type.ts";
 import { getMember, isJsonObject, setMember, sortedKeysJson } from "../json-value.ts";
+import { deducedFieldType, fieldTypeAt, itemTypeOf, keyDefaultsOf, listTypeOf, type FieldType } from "./field-types.ts";
 
 /** One step of a {@link FieldPath}: `f:name`, `k:{...}`, `v:<json>` or `i:<n>`. */
 export type PathElement = string;
@@ -310,9 +311,10 @@ export class FieldSet {
  * The path element of every item of a list, or `undefined` when the list is one leaf: atomic,
  * or a map/set list whose items can't all be named apart (missing keys, duplicates).
  *
- * Caveats: a map-list item missing some key fields is named by the key fields it has.
+ * Caveats: a map-list item missing a key field is named with the field's schema default
+ * (`keyDefaults`, e.g. a port's `protocol: "TCP"`), else by the key fields it has.
  */
-export function listElements(list: readonly unknown[], type: ListType): PathElement[] | undefined {
+export function listElements(list: readonly unknown[], type: ListType, keyDefaults: Readonly<Record<string, unknown>> = {}): PathElement[] | undefined {
   if (type.type === "atomic") return undefined;
   const elements: PathElement[] = [];
   for (const item of list) {
@@ -321,63 +323,77 @@ export function listElements(list: readonly unknown[], type: ListType): PathElem
       continue;
     }
     if (!isJsonObject(item)) return undefined;
-    const keys: Record<string, unknown> = {};
-    for (const key of type.keys) if (getMember(item, key) !== undefined && getMember(item, key) !== null) setMember(keys, key, getMember(item, key));
+    const keys = keyFieldsOf(item, type.keys, keyDefaults);
     if (Object.keys(keys).length === 0) return undefined;
     elements.push(keyElement(keys));
   }
   return new Set(elements).size === elements.length ? elements : undefined;
 }
 
+/** The key fields of a map-list item, absent ones taken from `keyDefaults`. */
+export function keyFieldsOf(item: Record<string, unknown>, keys: readonly string[], keyDefaults: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = getMember(item, key);
+    if (value !== undefined && value !== null) setMember(out, key, value);
+    else if (Object.hasOwn(keyDefaults, key)) setMember(out, key, keyDefaults[key]);
+  }
+  return out;
+}
+
 /**
  * The set of leaf fields an object sets.
  *
- * Maps are granular (an empty map is a leaf); lists follow `listType(names)`: atomic lists and
- * empty lists are one leaf, set-lists give one `v:` leaf per item, map-lists give each item's
- * `k:` path (its existence) plus its fields, key fields included. Fields for which `skip`
- * returns true are left out with their subtree; by default the {@link systemFields}.
+ * Maps are granular (an empty map is a leaf) unless the type makes them atomic (one leaf, e.g. a
+ * LabelSelector); lists follow the type: atomic lists and empty lists are one leaf, set-lists
+ * give one `v:` leaf per item, map-lists give each item's `k:` path (its existence) plus its
+ * fields, key fields included (a key field the item leaves to its default names the item but
+ * is not a field of the set). Fields for which `skip` returns true are left out with their
+ * subtree; by default the {@link systemFields}. `types` is a {@link FieldType} or, for untyped
+ * objects, a {@link ListTypeLookup}.
  *
  * @example
  * fieldsOf({ spec: { replicas: 2 } }, () => ({ type: "atomic" })).printedPaths(); // [".spec.replicas"]
  */
-export function fieldsOf(obj: KubeObject, listType: ListTypeLookup, skip: FieldFilter = systemFields): FieldSet {
+export function fieldsOf(obj: KubeObject, types: FieldType | ListTypeLookup, skip: FieldFilter = systemFields): FieldSet {
   const out: PathElement[][] = [];
-  collectMapFields(obj, [], [], { listType, skip, out });
+  const type = typeof types === "function" ? deducedFieldType(types) : types;
+  collectMapFields(obj, type, [], [], { skip, out });
   return FieldSet.of(out);
 }
 
 interface CollectContext {
-  listType: ListTypeLookup;
   skip: FieldFilter;
   out: PathElement[][];
 }
 
-function collectMapFields(map: Record<string, unknown>, names: string[], path: PathElement[], ctx: CollectContext): void {
+function collectMapFields(map: Record<string, unknown>, type: FieldType, names: string[], path: PathElement[], ctx: CollectContext): void {
   for (const [key, value] of Object.entries(map)) {
     const childNames = [...names, key];
     if (value === undefined || ctx.skip(childNames)) continue;
-    collectValue(value, childNames, [...path, fieldElement(key)], ctx);
+    collectValue(value, fieldTypeAt(type, key), childNames, [...path, fieldElement(key)], ctx);
   }
 }
 
-function collectValue(value: unknown, names: string[], path: PathElement[], ctx: CollectContext): void {
-  if (isJsonObject(value) && Object.keys(value).length > 0) {
-    collectMapFields(value, names, path, ctx);
+function collectValue(value: unknown, type: FieldType, names: string[], path: PathElement[], ctx: CollectContext): void {
+  if (type.kind !== "leaf" && isJsonObject(value) && Object.keys(value).length > 0) {
+    collectMapFields(value, type, names, path, ctx);
     return;
   }
-  if (!Array.isArray(value) || value.length === 0) {
+  if (type.kind === "leaf" || !Array.isArray(value) || value.length === 0) {
     ctx.out.push(path);
     return;
   }
-  const type = ctx.listType(names);
-  const elements = listElements(value, type);
+  const listType = listTypeOf(type);
+  const elements = listElements(value, listType, keyDefaultsOf(type));
   if (elements === undefined) {
     ctx.out.push(path);
     return;
   }
+  const itemType = itemTypeOf(type);
   value.forEach((item: unknown, i) => {
     const itemPath = [...path, elements[i] as PathElement];
     ctx.out.push(itemPath);
-    if (type.type === "map" && isJsonObject(item)) collectMapFields(item, names, itemPath, ctx);
+    if (listType.type === "map" && isJsonObject(item)) collectMapFields(item, itemType, names, itemPath, ctx);
   });
 }

@@ -1,9 +1,10 @@
 /**
- * Reading, removing and comparing the fields of an object by {@link FieldPath}.
+ * Removing and comparing the fields of an object by {@link FieldPath}.
  */
 import type { KubeObject, ListTypeLookup } from "../resource-type.ts";
-import { fieldsOf, parseElement, systemFields, type FieldFilter, type FieldPath, type FieldSet, type PathElement } from "./field-set.ts";
-import { isJsonObject, jsonEqual, setMember, sortedKeysJson } from "../json-value.ts";
+import { FieldSet, fieldElement, listElements, parseElement, systemFields, type FieldFilter, type FieldPath, type PathElement } from "./field-set.ts";
+import { deducedFieldType, fieldTypeAt, itemTypeOf, keyDefaultsOf, listTypeOf, type FieldType } from "./field-types.ts";
+import { getMember, isJsonObject, jsonEqual, setMember, sortedKeysJson } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 
 /** Where one path element points inside a container (a map key or a list index). */
@@ -30,22 +31,6 @@ function locate(container: unknown, element: PathElement): Location {
     index = container.findIndex((item) => isJsonObject(item) && entries.every(([k, v]) => jsonEqual(item[k], v)));
   }
   return index < 0 ? { found: false } : { found: true, value: container[index], key: index };
-}
-
-/**
- * The value at `path` inside `root`.
- *
- * @example
- * valueAt({ spec: { replicas: 2 } }, ["f:spec", "f:replicas"]); // { found: true, value: 2 }
- */
-export function valueAt(root: unknown, path: FieldPath): { found: boolean; value: unknown } {
-  let current = root;
-  for (const element of path) {
-    const location = locate(current, element);
-    if (!location.found) return { found: false, value: undefined };
-    current = location.value;
-  }
-  return { found: true, value: current };
 }
 
 /**
@@ -83,32 +68,113 @@ function isEmptyContainer(value: unknown): boolean {
 
 /** What changed between two versions of an object, as field sets. */
 export interface FieldComparison {
-  /** Leaves in the new object only. */
+  /**
+   * Paths in the new object only: leaves, and maps, lists and list items that did not exist
+   * before (with their fields: FieldsV1 writes such a node as `".": {}` beside its children).
+   */
   added: FieldSet;
-  /** Leaves in both whose value differs (list items count as present, never modified). */
+  /** Leaves in both whose value differs (maps and list items present in both never are). */
   modified: FieldSet;
-  /** Leaves in the old object only. */
+  /** Paths in the old object only, maps, lists and list items included. */
   removed: FieldSet;
 }
 
 /**
- * Compares two versions of an object field by field, with the same list rules and skipped
- * fields as {@link fieldsOf}. `old` undefined means everything was added.
+ * Compares two versions of an object node by node, as structured-merge-diff compares typed
+ * values: scalars, atomic maps and atomic lists are leaves (added, removed or modified); a map
+ * or list that is empty (or absent) on both sides is a leaf too; otherwise their children are
+ * compared (list items matched by their `k:`/`v:` element), and the map, list or item itself
+ * is added when it was absent before (`null` is not absent), removed when absent after.
+ * `old` undefined compares against an empty object. Fields `skip` selects are left out with
+ * their subtree.
+ *
+ * Caveats: the root is never a path. Lists whose items can't be named apart are leaves.
+ *
+ * @example
+ * compareObjects({ data: { a: "1" } }, { data: { a: "1" }, metadata: { labels: { x: "y" } } }, () => ({ type: "atomic" }))
+ *   .added.toFieldsV1(); // { "f:metadata": { ".": {}, "f:labels": { ".": {}, "f:x": {} } } }
  */
 export function compareObjects(
   old: KubeObject | undefined,
   next: KubeObject,
-  listType: ListTypeLookup,
+  types: FieldType | ListTypeLookup,
   skip: FieldFilter = systemFields,
 ): FieldComparison {
-  const before = fieldsOf(old ?? {}, listType, skip);
-  const after = fieldsOf(next, listType, skip);
-  const modified = after.intersection(before).filter((path) => {
-    const last = path[path.length - 1] ?? "";
-    if (last.startsWith("k:") || last.startsWith("v:")) return false;
-    return !jsonEqual(valueAt(old, path).value, valueAt(next, path).value);
-  });
-  return { added: after.difference(before), modified, removed: before.difference(after) };
+  const ctx: CompareContext = { skip, added: [], modified: [], removed: [] };
+  const type = typeof types === "function" ? deducedFieldType(types) : types;
+  compareMaps(old ?? {}, next, type, [], [], ctx);
+  return { added: FieldSet.of(ctx.added), modified: FieldSet.of(ctx.modified), removed: FieldSet.of(ctx.removed) };
+}
+
+interface CompareContext {
+  skip: FieldFilter;
+  added: FieldPath[];
+  modified: FieldPath[];
+  removed: FieldPath[];
+}
+
+function compareMaps(lhs: JsonObject, rhs: JsonObject, type: FieldType, names: readonly string[], path: FieldPath, ctx: CompareContext): void {
+  const keys = new Set([...Object.keys(lhs), ...Object.keys(rhs)]);
+  for (const key of keys) {
+    const childNames = [...names, key];
+    if (ctx.skip(childNames)) continue;
+    compareNodes(getMember(lhs, key), getMember(rhs, key), fieldTypeAt(type, key), childNames, [...path, fieldElement(key)], ctx);
+  }
+}
+
+/** `undefined` = absent; `null` is a value. */
+function compareNodes(lhs: unknown, rhs: unknown, type: FieldType, names: readonly string[], path: FieldPath, ctx: CompareContext): void {
+  if (lhs === undefined && rhs === undefined) return;
+  const shape = shapeOf(type, lhs, rhs);
+  if (shape === "map") {
+    const l = isJsonObject(lhs) ? lhs : undefined;
+    const r = isJsonObject(rhs) ? rhs : undefined;
+    if (isEmptyOrAbsent(l) && isEmptyOrAbsent(r)) return compareLeaves(lhs, rhs, path, ctx);
+    compareMaps(l ?? {}, r ?? {}, type, names, path, ctx);
+  } else if (shape === "list") {
+    const l = Array.isArray(lhs) ? lhs : undefined;
+    const r = Array.isArray(rhs) ? rhs : undefined;
+    if (isEmptyOrAbsent(l) && isEmptyOrAbsent(r)) return compareLeaves(lhs, rhs, path, ctx);
+    const listType = listTypeOf(type);
+    const defaults = keyDefaultsOf(type);
+    const lElements = listElements(l ?? [], listType, defaults);
+    const rElements = listElements(r ?? [], listType, defaults);
+    if (lElements === undefined || rElements === undefined) return compareLeaves(lhs, rhs, path, ctx);
+    const itemType = itemTypeOf(type);
+    const lByElement = new Map<PathElement, unknown>();
+    lElements.forEach((element, i) => lByElement.set(element, (l ?? [])[i]));
+    const inRhs = new Set(rElements);
+    rElements.forEach((element, i) => compareNodes(lByElement.get(element), (r ?? [])[i], itemType, names, [...path, element], ctx));
+    lElements.forEach((element, i) => {
+      if (!inRhs.has(element)) compareNodes((l ?? [])[i], undefined, itemType, names, [...path, element], ctx);
+    });
+  } else {
+    return compareLeaves(lhs, rhs, path, ctx);
+  }
+  if (lhs === undefined) ctx.added.push(path);
+  else if (rhs === undefined) ctx.removed.push(path);
+}
+
+function compareLeaves(lhs: unknown, rhs: unknown, path: FieldPath, ctx: CompareContext): void {
+  if (lhs === undefined) ctx.added.push(path);
+  else if (rhs === undefined) ctx.removed.push(path);
+  else if (!jsonEqual(lhs, rhs)) ctx.modified.push(path);
+}
+
+/** How a node is compared: by its type, or (untyped) by the values; a value of another shape than its type is a leaf. */
+function shapeOf(type: FieldType, lhs: unknown, rhs: unknown): "map" | "list" | "leaf" {
+  const values = [lhs, rhs].filter((v) => v !== undefined && v !== null);
+  const isMap = values.every(isJsonObject);
+  const isList = values.every((v) => Array.isArray(v));
+  if (type.kind === "leaf") return "leaf";
+  if (type.kind === "map") return isMap ? "map" : "leaf";
+  if (type.kind === "list") return isList ? "list" : "leaf";
+  if (values.length === 0) return "leaf";
+  return isMap ? "map" : isList ? "list" : "leaf";
+}
+
+function isEmptyOrAbsent(value: unknown[] | JsonObject | undefined): boolean {
+  return value === undefined || (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
 }
 
 /**

@@ -5,10 +5,14 @@
  * {@link recordUpdate} keeps managedFields right after every other write (create, PUT,
  * merge/JSON/strategic patches). Both work on plain objects and never touch storage.
  *
+ * Objects are walked with their type (see field-types.ts): the built-in kind's OpenAPI schema,
+ * a CRD's schema, or else the list lookup alone. A map-list item missing a key field that has
+ * a schema default (a port's `protocol`) is named with the default, and the applier does not
+ * own the field it left out.
+ *
  * Known differences from kube-apiserver: no per-version conversion of field sets, no cap on
  * the number of Update managers (no `ancient-changes` entry), no last-applied-configuration
- * annotation handling, and no defaulting of key fields before apply (a map-list item missing
- * a key field, e.g. a port's `protocol`, is named by the keys it has).
+ * annotation handling.
  */
 import type { KubeObject, ListTypeLookup, ManagedFieldsEntry } from "../resource-type.ts";
 import { badRequest } from "../status.ts";
@@ -24,7 +28,8 @@ import {
   type ManagerIdentity,
 } from "./managed-fields.ts";
 import { mergeApplied } from "./merge-applied.ts";
-import { compareObjects, removeAt, withoutFields } from "./object-fields.ts";
+import { compareObjects, removeAt, withoutFields, type FieldComparison } from "./object-fields.ts";
+import { fieldTypeOf, goValue, type FieldType } from "./field-types.ts";
 
 /** Which fields a write neither tracks nor, for `reset`, changes. */
 export interface IgnoredFields {
@@ -72,7 +77,13 @@ export interface ServerSideApplyInput {
   force: boolean;
   /** The `group/version` the request was made at (recorded in the entry). */
   apiVersion: string;
+  /**
+   * How lists merge, used only when the object's type is otherwise unknown: built-in kinds are
+   * walked with kube-apiserver's OpenAPI schema (found from `apiVersion` and the object's kind).
+   */
   listType: ListTypeLookup;
+  /** A custom resource's `openAPIV3Schema`: list and map types and key defaults as it declares them. */
+  schema?: Record<string, unknown> | undefined;
   /** RFC 3339 time recorded in the manager's entry. */
   now: string;
   /** `"status"` for `/status` applies; omit for the main resource. */
@@ -94,7 +105,9 @@ export interface ServerSideApplyResult {
  *
  * Expected flow: (1) the applied field set is computed (ignored fields and `null`s left out);
  * (2) the configuration is merged into the live object ({@link mergeApplied}); (3) fields the
- * manager applied last time (same subresource) but not now, and nobody else owns, are removed;
+ * manager applied last time (same subresource) but not now are removed unless another manager
+ * owns them or anything beneath them (or, for a map or list item, this apply still sets
+ * something beneath it);
  * (4) every field this changes that another manager owns (Apply or Update entry, any other
  * manager, including the same name with another operation) is a conflict; (5) the manager's
  * Apply entry becomes exactly the applied set, other entries lose what was taken or removed,
@@ -127,27 +140,30 @@ export function serverSideApply(input: ServerSideApplyInput): ServerSideApplyRes
     throw badRequest("metadata.managedFields must be nil");
   }
 
+  const typed = fieldTypeOf({ apiVersion, kind: applied.kind ?? live?.kind, listType, schema: input.schema });
   const config = withoutFields(applied, ignored.reset);
-  const appliedSet = fieldsOf(config, listType, skip);
-  const liveBody: KubeObject = live === undefined ? {} : withoutManagedFields(live);
+  const appliedSet = fieldsOf(config, typed.type, skip);
+  const liveBody: KubeObject = live === undefined ? {} : structuredClone(withoutManagedFields(live));
   const stored = decodeManagedFields(live?.metadata?.managedFields);
   let entries = stored;
   if (live !== undefined && entries.length === 0) {
-    const owned = fieldsOf(liveBody, listType, skip);
+    const owned = fieldsOf(liveBody, typed.type, skip);
     entries = [{ manager: BEFORE_FIRST_APPLY, operation: "Update", apiVersion, subresource: undefined, time: now, fields: owned }];
   }
   const me: ManagerIdentity = { manager, operation: "Apply", apiVersion, subresource };
   const previous = entries.find((e) => sameManager(e, me));
   const others = entries.filter((e) => e !== previous);
 
-  const merged = mergeApplied(liveBody, config, listType) as KubeObject;
+  const merged = mergeApplied(liveBody, config, typed.type) as KubeObject;
   const dropped = (previous?.fields ?? FieldSet.empty()).difference(appliedSet);
   if (!dropped.isEmpty()) {
-    const ownedByOthers = others.reduce((set, e) => set.union(e.fields), FieldSet.empty());
-    for (const path of dropped.paths()) if (!ownedByOthers.hasWithin(path)) removeAt(merged, path);
+    // A dropped map or list item (its `.`) stays while anything beneath it is still owned, by
+    // another manager or by this apply.
+    const stillOwned = others.reduce((set, e) => set.union(e.fields), appliedSet);
+    for (const path of dropped.paths()) if (!stillOwned.hasWithin(path)) removeAt(merged, path);
   }
 
-  const change = compareObjects(live === undefined ? undefined : liveBody, merged, listType, skip);
+  const change = changesOf(live === undefined ? undefined : liveBody, merged, typed, skip);
   const touched = change.added.union(change.modified);
   const conflicts: ApplyConflict[] = [];
   for (const owner of others) {
@@ -174,7 +190,13 @@ export interface RecordUpdateInput {
   manager: string;
   /** The `group/version` the request was made at. */
   apiVersion: string;
+  /**
+   * How lists merge, used only when the object's type is otherwise unknown: built-in kinds are
+   * walked with kube-apiserver's OpenAPI schema (found from `apiVersion` and the object's kind).
+   */
   listType: ListTypeLookup;
+  /** A custom resource's `openAPIV3Schema`: list and map types and key defaults as it declares them. */
+  schema?: Record<string, unknown> | undefined;
   /** RFC 3339 time recorded in the manager's entry. */
   now: string;
   /** `"status"` for `/status` writes; omit for the main resource. */
@@ -186,10 +208,14 @@ export interface RecordUpdateInput {
 /**
  * The managedFields to store after a non-apply write (create, PUT, merge/JSON/strategic patch).
  *
- * Expected flow: fields added or changed (old vs updated, field by field) move to the
- * manager's `Update` entry (same name, apiVersion and subresource), leaving every other entry;
- * fields no longer in the object leave every entry; empty entries are dropped. On create the
- * whole field set goes to the manager.
+ * Expected flow: fields added or changed (old vs updated, compared as kube-apiserver compares
+ * typed objects) move to the manager's `Update` entry (same name, apiVersion and subresource),
+ * leaving every other entry; fields no longer in the object leave every entry; empty entries
+ * are dropped. A create compares against the type's zero value (nothing, for a custom
+ * resource). A map, list or list item the write created is owned itself too (`".": {}` in
+ * FieldsV1: `f:data`, `f:metadata.f:labels`, a new container), a value struct that the zero
+ * value already holds (`spec`, `spec.template`) is not; an atomic map (a LabelSelector, a
+ * Service's selector) is one leaf. Fields defaulting set are the writer's like any other.
  *
  * Guarantees: never conflicts, never throws, never mutates its inputs. A write that changes no
  * tracked field returns the old list unchanged (timestamps kept).
@@ -213,7 +239,8 @@ export function recordUpdate(input: RecordUpdateInput): ManagedFieldsEntry[] {
   const baseline = decodeManagedFields(useSupplied ? supplied : stored);
   if (old !== undefined && baseline.length === 0) return [];
 
-  const change = compareObjects(old && withoutManagedFields(old), withoutManagedFields(updated), listType, skip);
+  const typed = fieldTypeOf({ apiVersion, kind: updated.kind ?? old?.kind, listType, schema: input.schema });
+  const change = changesOf(old && withoutManagedFields(old), withoutManagedFields(updated), typed, skip);
   const touched = change.added.union(change.modified);
   if (!useSupplied && touched.isEmpty() && change.removed.isEmpty()) return structuredClone(stored ?? []);
 
@@ -227,14 +254,34 @@ export function recordUpdate(input: RecordUpdateInput): ManagedFieldsEntry[] {
   ]);
 }
 
+/** `metadata` itself is never owned (kube-apiserver strips it), only fields inside it. */
+const METADATA = FieldSet.of([["f:metadata"]]);
+
+/**
+ * What a write changes, compared as kube-apiserver compares the typed objects: a built-in
+ * kind's objects as their Go values ({@link goValue}: the "before" of a create is the type's
+ * zero value, so value structs such as `spec` and `spec.template` exist in it while maps, lists
+ * and pointers do not); a custom resource's as they are (a create starts from nothing).
+ */
+function changesOf(old: KubeObject | undefined, next: KubeObject, typed: { type: FieldType; goTyped: boolean }, skip: FieldFilter): FieldComparison {
+  const view = (obj: KubeObject): KubeObject => (typed.goTyped ? (goValue(obj, typed.type) as KubeObject) : obj);
+  const change = compareObjects(view(old ?? {}), view(next), typed.type, skip);
+  return {
+    added: change.added.difference(METADATA),
+    modified: change.modified.difference(METADATA),
+    removed: change.removed.difference(METADATA),
+  };
+}
+
 function combined(ignored: IgnoredFields): FieldFilter {
   return (names) => ignored.untracked(names) || ignored.reset(names);
 }
 
+/** `obj` without its managedFields: a shallow copy sharing everything else (copy it before changing it). */
 function withoutManagedFields(obj: KubeObject): KubeObject {
-  const copy = structuredClone(obj);
-  if (copy.metadata !== undefined) delete copy.metadata.managedFields;
-  return copy;
+  if (obj.metadata === undefined) return obj;
+  const { managedFields: _managedFields, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 function setManagedFields(obj: KubeObject, entries: ManagedFieldsEntry[] | undefined): void {

@@ -3,15 +3,17 @@
  *
  * Caveats, compared with a real apiserver: only `apiextensions.k8s.io/v1` CRDs are understood
  * (no top-level `validation`/`subresources`/`additionalPrinterColumns` of v1beta1); schemas are
- * checked for a root `type: object` but not for being fully structural; conversion webhooks and
- * CEL rules are not validated.
+ * checked for the structural invariants (see {@link structuralCauses}) but not for the
+ * completeness of junctors nor the generic OpenAPI rules; conversion webhooks and CEL rules are
+ * not validated.
  */
 import type { KubeObject, PrinterColumn, ScaleSubresource } from "../resource-type.ts";
 import type { StatusCause } from "../status.ts";
 import { invalid, invalidValue, requiredValue, unsupportedValue } from "../status.ts";
-import { cloneJson, isJsonObject } from "../json-value.ts";
+import { cloneJson, isJsonObject, jsonEqual } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 import type { JsonSchema } from "./schema-node.ts";
+import { genericSchemaCauses, structuralCauses } from "./structural.ts";
 
 const CRD_KIND = "CustomResourceDefinition";
 const CRD_GROUP = "apiextensions.k8s.io";
@@ -78,14 +80,18 @@ function labelCauses(field: string, value: string | undefined, check: string, pr
  * Checked: `metadata.name` is `<spec.names.plural>.<spec.group>`; `spec.group` is a DNS
  * subdomain with at least one dot; `spec.scope` is `Namespaced` or `Cluster`; there is at least
  * one version, at least one served and exactly one storage version, with unique DNS-1035 names;
- * every version has `schema.openAPIV3Schema` whose root is `type: object`; a scale subresource
- * names its replica paths; printer columns have a name, a known type and a JSONPath;
+ * every version has a structural `schema.openAPIV3Schema` (see {@link structuralCauses}); a
+ * scale subresource names its replica paths; printer columns have a name, a known type and a JSONPath;
  * `spec.names.plural` and `spec.names.kind` are set, plural/singular/shortNames are lower-case
  * DNS-1035 labels and kind/listKind are too apart from case.
  *
  * Errors: a `StatusError` 422 Invalid for kind `CustomResourceDefinition`, group
  * `apiextensions.k8s.io`, with one cause per problem, e.g.
  * `metadata.name: Invalid value: "foo.example.com": must be spec.names.plural+"."+spec.group`.
+ * A schema, subresources or columns shared by all versions are reported under
+ * `spec.validation.openAPIV3Schema`, `spec.subresources`, `spec.additionalPrinterColumns`
+ * (the apiserver's internal form), e.g.
+ * `spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields`.
  *
  * @example
  * validateCrd(crd);                       // throws on an invalid CRD
@@ -119,12 +125,26 @@ function specCauses(spec: JsonObject): StatusCause[] {
   return causes;
 }
 
+/**
+ * Like the apiserver (whose internal CRD has top-level `validation`, `subresources` and
+ * `additionalPrinterColumns` for what every version shares), a schema, subresources or columns
+ * identical in all versions are checked once under `spec.validation`, `spec.subresources`,
+ * `spec.additionalPrinterColumns`; otherwise per version under `spec.versions[i]`.
+ */
+function sharedAcrossVersions(versions: JsonObject[], key: string): boolean {
+  const first = versions[0]?.[key];
+  return versions.every((v) => jsonEqual(v[key], first));
+}
+
 function versionsCauses(value: unknown): StatusCause[] {
   const versions = objects(value);
   if (versions.length === 0) return [requiredValue("spec.versions", "must have at least one version")];
   const causes: StatusCause[] = [];
   const names = new Set<string>();
   let uniqueNames = true;
+  const sharedSchema = sharedAcrossVersions(versions, "schema") && isJsonObject(member(versions[0], "schema")["openAPIV3Schema"]);
+  const sharedSubresources = sharedAcrossVersions(versions, "subresources");
+  const sharedColumns = sharedAcrossVersions(versions, "additionalPrinterColumns");
   versions.forEach((version, i) => {
     const path = `spec.versions[${i}]`;
     const name = text(version, "name");
@@ -132,7 +152,9 @@ function versionsCauses(value: unknown): StatusCause[] {
     else causes.push(...labelCauses(`${path}.name`, name, name));
     if (name !== undefined && names.has(name)) uniqueNames = false;
     if (name !== undefined) names.add(name);
-    causes.push(...schemaCauses(version, path), ...subresourceCauses(version, path), ...columnCauses(version, path));
+    if (!sharedSchema) causes.push(...schemaCauses(version, `${path}.schema.openAPIV3Schema`));
+    if (!sharedSubresources) causes.push(...subresourceCauses(version, `${path}.subresources`));
+    if (!sharedColumns) causes.push(...columnCauses(version, `${path}.additionalPrinterColumns`));
   });
   if (!uniqueNames) causes.push(invalidValue("spec.versions", versions, "must contain unique version names"));
   if (!versions.some((v) => v["served"] === true)) {
@@ -141,16 +163,17 @@ function versionsCauses(value: unknown): StatusCause[] {
   if (versions.filter((v) => v["storage"] === true).length !== 1) {
     causes.push(invalidValue("spec.versions", versions, "must have exactly one version marked as storage version"));
   }
+  const first = versions[0]!;
+  if (sharedSchema) causes.push(...schemaCauses(first, "spec.validation.openAPIV3Schema"));
+  if (sharedSubresources) causes.push(...subresourceCauses(first, "spec.subresources"));
+  if (sharedColumns) causes.push(...columnCauses(first, "spec.additionalPrinterColumns"));
   return causes;
 }
 
-function schemaCauses(version: JsonObject, path: string): StatusCause[] {
-  const schemaPath = `${path}.schema.openAPIV3Schema`;
+function schemaCauses(version: JsonObject, schemaPath: string): StatusCause[] {
   const root = member(version, "schema")["openAPIV3Schema"];
   if (!isJsonObject(root)) return [requiredValue(schemaPath, "schemas are required")];
-  const type = root["type"];
-  if (type === undefined || type === "") return [requiredValue(`${schemaPath}.type`, "must not be empty at the root")];
-  return type === "object" ? [] : [invalidValue(`${schemaPath}.type`, type, "must be object at the root")];
+  return [...genericSchemaCauses(root, schemaPath), ...structuralCauses(root, schemaPath)];
 }
 
 function subresourceCauses(version: JsonObject, path: string): StatusCause[] {
@@ -159,7 +182,7 @@ function subresourceCauses(version: JsonObject, path: string): StatusCause[] {
   const scale = subresources["scale"];
   const causes: StatusCause[] = [];
   for (const [key, under] of [["specReplicasPath", ".spec"], ["statusReplicasPath", ".status"]] as const) {
-    const field = `${path}.subresources.scale.${key}`;
+    const field = `${path}.scale.${key}`;
     const value = text(scale, key);
     if (value === undefined || value === "") causes.push(requiredValue(field));
     else if (!value.startsWith(`${under}.`)) causes.push(invalidValue(field, value, `should be a json path under ${under}`));
@@ -170,7 +193,7 @@ function subresourceCauses(version: JsonObject, path: string): StatusCause[] {
 function columnCauses(version: JsonObject, path: string): StatusCause[] {
   const causes: StatusCause[] = [];
   objects(version["additionalPrinterColumns"]).forEach((column, i) => {
-    const columnPath = `${path}.additionalPrinterColumns[${i}]`;
+    const columnPath = `${path}[${i}]`;
     if (!text(column, "name")) causes.push(requiredValue(`${columnPath}.name`));
     const type = text(column, "type");
     if (!type) causes.push(requiredValue(`${columnPath}.type`));

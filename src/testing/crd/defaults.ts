@@ -2,7 +2,8 @@
  * Structural defaulting: fills in the `default` values a CRD schema declares.
  */
 import type { KubeObject } from "../resource-type.ts";
-import { cloneJson, isJsonObject, setMember } from "../json-value.ts";
+import { isJsonObject, setMember } from "../json-value.ts";
+import { copyJson } from "./prune.ts";
 import type { JsonObject } from "../json-value.ts";
 import { additionalSchema, schemaFlag, schemaProperties, subSchema } from "./schema-node.ts";
 import type { JsonSchema } from "./schema-node.ts";
@@ -32,9 +33,22 @@ import type { JsonSchema } from "./schema-node.ts";
  * // → { spec: { size: 1 } }
  */
 export function applyDefaults(obj: KubeObject, schema: JsonSchema): KubeObject {
-  const copy = cloneJson(obj);
+  const copy = copyJson(obj);
   defaultInPlace(copy, schema);
   return copy;
+}
+
+/**
+ * {@link applyDefaults} on `obj` itself, for a copy the caller owns (e.g. the result of
+ * pruning): saves a second deep copy of a large body. Only the schema-described parts are
+ * visited, so members kept by `x-kubernetes-preserve-unknown-fields` cost nothing.
+ *
+ * @example
+ * const { object } = pruneUnknownFields(body, schema);
+ * applyDefaultsInPlace(object, schema);
+ */
+export function applyDefaultsInPlace(obj: KubeObject, schema: JsonSchema): void {
+  defaultInPlace(obj, schema);
 }
 
 function hasDefault(schema: JsonSchema): boolean {
@@ -58,7 +72,7 @@ function defaultArray(list: unknown[], schema: JsonSchema): void {
   const items = subSchema(schema, "items");
   if (items === undefined) return;
   for (let i = 0; i < list.length; i++) {
-    if (list[i] === null && !isNullable(items) && hasDefault(items)) list[i] = cloneJson(items["default"]);
+    if (list[i] === null && !isNullable(items) && hasDefault(items)) list[i] = copyJson(items["default"]);
     defaultInPlace(list[i], items);
   }
 }
@@ -69,19 +83,24 @@ function defaultObject(obj: JsonObject, schema: JsonSchema): void {
     const present = Object.hasOwn(obj, key);
     if (present && !(obj[key] === null && !isNullable(prop))) continue;
     if (hasDefault(prop)) {
-      setMember(obj, key, cloneJson(prop["default"]));
+      setMember(obj, key, copyJson(prop["default"]));
     } else if (present) {
       delete obj[key];
     }
   }
   const additional = additionalSchema(schema);
+  if (!isJsonObject(additional)) {
+    // Only declared members have a schema: walk the (few) properties, not the (many) members.
+    for (const key of Object.keys(properties)) if (Object.hasOwn(obj, key)) defaultInPlace(obj[key], properties[key]);
+    return;
+  }
   for (const key of Object.keys(obj)) {
     const prop = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (prop !== undefined) {
       defaultInPlace(obj[key], prop);
-    } else if (isJsonObject(additional)) {
+    } else {
       if (obj[key] === null && !isNullable(additional) && hasDefault(additional)) {
-        setMember(obj, key, cloneJson(additional["default"]));
+        setMember(obj, key, copyJson(additional["default"]));
       }
       defaultInPlace(obj[key], additional);
     }

@@ -2,7 +2,7 @@
  * Structural pruning: drops the fields of a custom resource that its schema does not declare.
  */
 import type { KubeObject } from "../resource-type.ts";
-import { cloneJson, isJsonObject, setMember } from "../json-value.ts";
+import { isJsonObject, setMember } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 import { childPath, indexPath } from "./field-path.ts";
 import {
@@ -70,13 +70,33 @@ export function unknownFieldMessage(path: string): string {
   return `unknown field ${JSON.stringify(path)}`;
 }
 
+/**
+ * A deep copy of a decoded JSON value: much faster than `structuredClone` on large bodies.
+ * A `__proto__` member is copied as a member, never as a prototype change.
+ */
+export function copyJson<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    const list: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) list[i] = copyJson(value[i]);
+    return list as T;
+  }
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__") setMember(out, key, copyJson(source[key]));
+    else out[key] = copyJson(source[key]);
+  }
+  return out as T;
+}
+
 function pruneValue(value: unknown, schema: JsonSchema | undefined, path: string, pruned: string[]): unknown {
   if (schema !== undefined && preservesUnknownFields(schema) && !describesStructure(schema)) {
-    return cloneJson(value);
+    return copyJson(value);
   }
   if (Array.isArray(value)) {
     const items = subSchema(schema, "items");
-    if (items === undefined && preservesUnknownFields(schema)) return cloneJson(value);
+    if (items === undefined && preservesUnknownFields(schema)) return copyJson(value);
     return value.map((element, i) => pruneValue(element, items, indexPath(path, i), pruned));
   }
   if (isJsonObject(value)) return pruneObject(value, schema, path, pruned, false);
@@ -95,19 +115,19 @@ function pruneObject(
   const preserve = preservesUnknownFields(schema);
   const keepMeta = isRoot || isEmbeddedResource(schema);
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(obj)) {
-    const fieldPath = childPath(path, key);
+  for (const key of Object.keys(obj)) {
+    const value = obj[key];
     const declared = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (keepMeta && RESOURCE_META_FIELDS.has(key)) {
-      setMember(out, key, cloneJson(value));
+      setMember(out, key, copyJson(value));
     } else if (declared !== undefined) {
-      setMember(out, key, pruneValue(value, declared, fieldPath, pruned));
+      setMember(out, key, pruneValue(value, declared, childPath(path, key), pruned));
     } else if (additional === true || (additional === undefined && preserve)) {
-      setMember(out, key, cloneJson(value));
+      setMember(out, key, copyJson(value));
     } else if (additional !== undefined) {
-      setMember(out, key, pruneValue(value, additional, fieldPath, pruned));
+      setMember(out, key, pruneValue(value, additional, childPath(path, key), pruned));
     } else {
-      pruned.push(fieldPath);
+      pruned.push(childPath(path, key));
     }
   }
   return out;

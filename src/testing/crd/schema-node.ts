@@ -30,11 +30,21 @@ export function subSchema(schema: JsonSchema | undefined, key: string): JsonSche
 export function schemaProperties(schema: JsonSchema | undefined): Record<string, JsonSchema> | undefined {
   const props = subSchema(schema, "properties");
   if (props === undefined) return undefined;
+  const cached = propertiesCache.get(props);
+  if (cached !== undefined) return cached;
   const out: Record<string, JsonSchema> = {};
   // A property may be named `__proto__`: copy it as a member, not as a prototype change.
   for (const [key, value] of Object.entries(props)) if (isJsonObject(value)) setMember(out, key, value);
+  propertiesCache.set(props, out);
   return out;
 }
+
+/**
+ * The checked copy of each `properties` node, computed once: schemas are walked for every object
+ * node of every write. Assumes, like the rest of LocalCluster, that a stored CRD's schema is
+ * never mutated in place (updates replace the whole object).
+ */
+const propertiesCache = new WeakMap<JsonObject, Record<string, JsonSchema>>();
 
 /**
  * `schema.additionalProperties`: a schema for every other key, `true` (any value), or

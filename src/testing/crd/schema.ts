@@ -8,12 +8,15 @@
  *
  * @module
  */
-import type { KubeObject } from "../resource-type.ts";
+import type { KubeObject, ScaleSubresource } from "../resource-type.ts";
+import type { StatusCause } from "../status.ts";
 import { invalid } from "../status.ts";
-import { applyDefaults } from "./defaults.ts";
+import { celNotCheckedCause, schemaHasCelRules } from "./cel-rules.ts";
+import { applyDefaultsInPlace } from "./defaults.ts";
 import { pruneUnknownFields } from "./prune.ts";
+import { scaleCauses } from "./scale-validation.ts";
 import type { JsonSchema } from "./schema-node.ts";
-import { validateAgainstSchema } from "./validate.ts";
+import { validateCustomResourceSchema } from "./validate.ts";
 
 export { applyDefaults } from "./defaults.ts";
 export { matchesFormat } from "./formats.ts";
@@ -21,7 +24,25 @@ export { listTypeOf, listUniquenessCauses, schemaListType } from "./list-type.ts
 export { pruneUnknownFields, unknownFieldMessage } from "./prune.ts";
 export type { PruneResult } from "./prune.ts";
 export type { JsonSchema } from "./schema-node.ts";
-export { validateAgainstSchema } from "./validate.ts";
+export { validateAgainstSchema, validateCustomResourceSchema } from "./validate.ts";
+export type { SchemaValidationResult } from "./validate.ts";
+export { scaleCauses } from "./scale-validation.ts";
+export { celNotCheckedCause, schemaHasCelRules } from "./cel-rules.ts";
+
+const scaleBySchema = new WeakMap<JsonSchema, ScaleSubresource>();
+
+/**
+ * Records the scale subresource served with a version's schema, so that
+ * {@link prepareCustomResource} checks its replica paths even when its caller passes no
+ * `scale` in the context (the CRD controller registers each served version's pair).
+ *
+ * @example
+ * rememberScaleOfSchema(version.schema, version.scale);
+ */
+export function rememberScaleOfSchema(schema: JsonSchema, scale: ScaleSubresource | undefined): void {
+  if (scale === undefined) scaleBySchema.delete(schema);
+  else scaleBySchema.set(schema, scale);
+}
 
 /** Names a custom resource in its 422 error: `Widget.example.com "foo" is invalid: …`. */
 export interface CustomResourceContext {
@@ -31,6 +52,8 @@ export interface CustomResourceContext {
   group: string;
   /** `metadata.name` (or the generateName prefix) of the object being written. */
   name: string;
+  /** The version's scale subresource; defaults to the one remembered for the schema. */
+  scale?: ScaleSubresource;
 }
 
 /** What {@link prepareCustomResource} returns. */
@@ -47,13 +70,21 @@ export interface PreparedCustomResource {
  * Expected flow: prune unknown fields → apply defaults → validate. `metadata` passes through
  * untouched (ObjectMeta rules are the caller's); the input is not modified.
  *
- * Errors: a `StatusError` 422 Invalid (`invalid(kind, group, name, causes)`) carrying every
- * violation as a cause, e.g.
+ * Errors: a `StatusError` 422 Invalid (`invalid(kind, group, name, causes)`) with the causes in
+ * the apiserver's order: the schema errors sorted by field path; then the scale subresource's
+ * accessor errors (`.spec.replicas: Invalid value: 0: .spec.replicas accessor error: …`); then
+ * `x-kubernetes-list-type` duplicates; then, when the schema has CEL rules and an earlier error
+ * stops them from running, `<nil>: Invalid value: "null": some validation rules were not
+ * checked…`. E.g.
  * `Widget.example.com "w" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`.
  * Pruned fields are never an error here: with `fieldValidation=Strict` the caller turns
  * `prunedFields` into one (see {@link unknownFieldMessage}).
  *
- * Caveats: CEL rules (`x-kubernetes-validations`) are skipped; see {@link validateAgainstSchema}.
+ * Caveats: CEL rules (`x-kubernetes-validations`) themselves are not evaluated; see
+ * {@link validateAgainstSchema}.
+ *
+ * Performance: one copy of the input (while pruning), then defaulting in place and a
+ * validation walk that visits only the schema-described parts: linear in the object's size.
  *
  * @example
  * const { object, prunedFields } = prepareCustomResource(body, version.schema, {
@@ -61,9 +92,28 @@ export interface PreparedCustomResource {
  * });
  */
 export function prepareCustomResource(obj: KubeObject, schema: JsonSchema, ctx: CustomResourceContext): PreparedCustomResource {
-  const { object: pruned, prunedFields } = pruneUnknownFields(obj, schema);
-  const object = applyDefaults(pruned, schema);
-  const causes = validateAgainstSchema(object, schema);
+  const { object, prunedFields } = pruneUnknownFields(obj, schema);
+  applyDefaultsInPlace(object, schema);
+  const causes = customResourceCauses(object, schema, ctx.scale ?? scaleBySchema.get(schema));
   if (causes.length > 0) throw invalid(ctx.kind, ctx.group, ctx.name, causes);
   return { object, prunedFields };
+}
+
+/**
+ * Every validation cause of a pruned and defaulted custom resource, in the apiserver's order
+ * (see {@link prepareCustomResource}); empty when valid.
+ *
+ * @example
+ * customResourceCauses(widget, schema, { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" });
+ */
+export function customResourceCauses(object: unknown, schema: JsonSchema, scale?: ScaleSubresource): StatusCause[] {
+  const { schemaCauses, listCauses } = validateCustomResourceSchema(object, schema);
+  const causes = [...schemaCauses];
+  if (scale !== undefined) causes.push(...scaleCauses(object, scale));
+  causes.push(...listCauses);
+  if (schemaHasCelRules(schema)) {
+    const notChecked = celNotCheckedCause(causes);
+    if (notChecked !== undefined) causes.push(notChecked);
+  }
+  return causes;
 }

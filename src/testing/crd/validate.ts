@@ -25,7 +25,10 @@ import type { JsonSchema } from "./schema-node.ts";
 
 /**
  * Checks a custom resource (already pruned and defaulted) against a schema and returns one
- * {@link StatusCause} per violation, in traversal order; an empty list means valid.
+ * {@link StatusCause} per violation, sorted by field path as the apiserver reports them (causes
+ * on one field keep kube-openapi's validator order: type, junctors, string, format, number,
+ * array, enum, object); an empty list means valid. Of `maxLength`, `minLength` and `pattern`
+ * only the first failing one is reported, as kube-openapi's string validator stops there.
  *
  * Checked: `type` (object, array, string, integer, number, boolean) and `nullable`;
  * `x-kubernetes-int-or-string`; `required`; `enum`; `minimum`/`maximum` with
@@ -44,8 +47,9 @@ import type { JsonSchema } from "./schema-node.ts";
  * `Duplicate value: "a"`.
  *
  * Caveats: `x-kubernetes-validations` (CEL rules) are skipped, never failed: LocalCluster has no
- * CEL evaluator. A value of the wrong type is reported once and not checked further. Validation
- * ratcheting (tolerating unchanged invalid fields on update) is not implemented.
+ * CEL evaluator (see `celNotCheckedCause` for the cause added when they could not run). A value
+ * of the wrong type is reported once and not checked further. Validation ratcheting (tolerating
+ * unchanged invalid fields on update) is not implemented. List-type duplicates come last.
  *
  * @example
  * validateAgainstSchema({ spec: { size: "big" } }, schema);
@@ -53,8 +57,41 @@ import type { JsonSchema } from "./schema-node.ts";
  * //      message: 'Invalid value: "string": spec.size in body must be of type integer: "string"' }]
  */
 export function validateAgainstSchema(obj: unknown, schema: JsonSchema): StatusCause[] {
-  const causes: StatusCause[] = [];
-  validateValue(obj, schema, "", causes);
+  const { schemaCauses, listCauses } = validateCustomResourceSchema(obj, schema);
+  return listCauses.length === 0 ? schemaCauses : [...schemaCauses, ...listCauses];
+}
+
+/** What {@link validateCustomResourceSchema} returns: the two kinds of schema errors apart. */
+export interface SchemaValidationResult {
+  /** The OpenAPI schema errors, sorted by field path (the apiserver's order); duplicates dropped. */
+  schemaCauses: StatusCause[];
+  /** `x-kubernetes-list-type: set|map` duplicates, in traversal order (reported after the rest). */
+  listCauses: StatusCause[];
+}
+
+/**
+ * Validates like {@link validateAgainstSchema} but keeps the list-type duplicate errors apart:
+ * the apiserver reports the OpenAPI errors (sorted by field path) first, then its scale
+ * subresource checks, then the list-type ones.
+ *
+ * @example
+ * const { schemaCauses, listCauses } = validateCustomResourceSchema(cr, schema);
+ */
+export function validateCustomResourceSchema(obj: unknown, schema: JsonSchema): SchemaValidationResult {
+  const sink: Sink = { causes: [], listCauses: [] };
+  validateValue(obj, schema, "", sink);
+  const sorted = sink.causes.length > 1 ? stableSortByField(dedupe(sink.causes)) : sink.causes;
+  return { schemaCauses: sorted, listCauses: dedupe(sink.listCauses) };
+}
+
+/** Where one validation run collects its causes. */
+interface Sink {
+  causes: StatusCause[];
+  listCauses: StatusCause[];
+}
+
+function dedupe(causes: StatusCause[]): StatusCause[] {
+  if (causes.length < 2) return causes;
   const seen = new Set<string>();
   return causes.filter((c) => {
     const key = `${c.field ?? ""}\u0000${c.reason ?? ""}\u0000${c.message ?? ""}`;
@@ -62,6 +99,14 @@ export function validateAgainstSchema(obj: unknown, schema: JsonSchema): StatusC
     seen.add(key);
     return true;
   });
+}
+
+/** Sorts by field path in byte order, keeping the emission order of causes on one field. */
+function stableSortByField(causes: StatusCause[]): StatusCause[] {
+  return causes
+    .map((cause, i) => ({ cause, i, field: cause.field ?? "" }))
+    .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.i - b.i))
+    .map((e) => e.cause);
 }
 
 /** `spec.size in body`, the subject of the apiserver's schema messages. */
@@ -104,8 +149,9 @@ function hasType(value: unknown, type: string): boolean {
   }
 }
 
-function validateValue(value: unknown, schema: JsonSchema, path: string, out: StatusCause[]): void {
+function validateValue(value: unknown, schema: JsonSchema, path: string, sink: Sink): void {
   // x-kubernetes-validations (CEL) rules are deliberately not evaluated: they never fail here.
+  const out = sink.causes;
   const types = declaredTypes(schema);
   if (value === null || value === undefined) {
     if (!schemaFlag(schema, "nullable") && types.length > 0) {
@@ -118,19 +164,24 @@ function validateValue(value: unknown, schema: JsonSchema, path: string, out: St
     out.push(typeInvalid(path, actual, `${subject(path)} must be of type ${types.join(",")}: ${JSON.stringify(actual)}`));
     return;
   }
-  validateEnum(value, schema, path, out);
+  // kube-openapi's validator order: type, junctors, string, format, number, slice, enum, object.
+  validateJunctors(value, schema, path, sink);
   if (typeof value === "string") validateString(value, schema, path, out);
   else if (typeof value === "number") validateNumber(value, schema, path, out);
-  else if (Array.isArray(value)) validateArray(value, schema, path, out);
-  else if (isJsonObject(value)) validateObject(value, schema, path, out);
-  validateJunctors(value, schema, path, out);
+  else if (Array.isArray(value)) validateArray(value, schema, path, sink);
+  validateEnum(value, schema, path, out);
+  if (isJsonObject(value)) validateObject(value, schema, path, sink);
 }
 
 function validateEnum(value: unknown, schema: JsonSchema, path: string, out: StatusCause[]): void {
   const allowed = schema["enum"];
   if (!Array.isArray(allowed)) return;
-  const canonical = canonicalJson(value);
-  if (allowed.some((a) => canonicalJson(a) === canonical)) return;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    if (allowed.includes(value)) return;
+  } else {
+    const canonical = canonicalJson(value);
+    if (allowed.some((a) => canonicalJson(a) === canonical)) return;
+  }
   out.push(unsupportedValue(path, value, allowed.map((a) => (typeof a === "string" ? a : JSON.stringify(a)))));
 }
 
@@ -156,32 +207,64 @@ function compilePattern(pattern: string): RegExp | null {
   return compiled;
 }
 
+/** The length in code points (Go's `utf8.RuneCountInString`), without building an array. */
+function codePointLength(value: string): number {
+  let length = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/**
+ * maxLength, minLength, pattern: like kube-openapi's string validator, only the first failing
+ * one is reported. `format` is a validator of its own and is always checked.
+ */
 function validateString(value: string, schema: JsonSchema, path: string, out: StatusCause[]): void {
-  const length = [...value].length;
-  const maxLength = schemaNumber(schema, "maxLength");
-  if (maxLength !== undefined && length > maxLength) {
-    out.push({
-      reason: "FieldValueTooLong",
-      field: path,
-      message: `Too long: may not be more than ${maxLength} ${maxLength === 1 ? "byte" : "bytes"}`,
-    });
-  }
-  const minLength = schemaNumber(schema, "minLength");
-  if (minLength !== undefined && length < minLength) {
-    out.push(invalidValue(path, value, `${subject(path)} should be at least ${minLength} chars long`));
-  }
-  const pattern = schemaString(schema, "pattern");
-  const regexp = pattern === undefined ? null : compilePattern(pattern);
-  if (regexp !== null && !regexp.test(value)) {
-    out.push(invalidValue(path, value, `${subject(path)} should match '${pattern}'`));
-  }
+  const stringCause = firstStringCause(value, schema, path);
+  if (stringCause !== undefined) out.push(stringCause);
   const format = schemaString(schema, "format");
   if (format !== undefined && !matchesFormat(format, value)) {
     out.push(typeInvalid(path, value, `${subject(path)} must be of type ${format}: ${JSON.stringify(value)}`));
   }
 }
 
+function firstStringCause(value: string, schema: JsonSchema, path: string): StatusCause | undefined {
+  const maxLength = schemaNumber(schema, "maxLength");
+  const minLength = schemaNumber(schema, "minLength");
+  const length = maxLength === undefined && minLength === undefined ? 0 : codePointLength(value);
+  if (maxLength !== undefined && length > maxLength) {
+    return {
+      reason: "FieldValueTooLong",
+      field: path,
+      message: `Too long: may not be more than ${maxLength} ${maxLength === 1 ? "byte" : "bytes"}`,
+    };
+  }
+  if (minLength !== undefined && length < minLength) {
+    return invalidValue(path, value, `${subject(path)} should be at least ${minLength} chars long`);
+  }
+  const pattern = schemaString(schema, "pattern");
+  const regexp = pattern === undefined ? null : compilePattern(pattern);
+  if (regexp !== null && !regexp.test(value)) {
+    return invalidValue(path, value, `${subject(path)} should match '${pattern}'`);
+  }
+  return undefined;
+}
+
+/** multipleOf, minimum, maximum, in kube-openapi's number validator order. */
 function validateNumber(value: number, schema: JsonSchema, path: string, out: StatusCause[]): void {
+  const multipleOf = schemaNumber(schema, "multipleOf");
+  if (multipleOf !== undefined && multipleOf > 0) {
+    const quotient = value / multipleOf;
+    if (Math.abs(quotient - Math.round(quotient)) > 1e-9) {
+      out.push(invalidValue(path, value, `${subject(path)} should be a multiple of ${multipleOf}`));
+    }
+  }
   const minimum = schemaNumber(schema, "minimum");
   if (minimum !== undefined) {
     const exclusive = schemaFlag(schema, "exclusiveMinimum");
@@ -198,35 +281,35 @@ function validateNumber(value: number, schema: JsonSchema, path: string, out: St
       out.push(invalidValue(path, value, `${subject(path)} should be ${relation} ${maximum}`));
     }
   }
-  const multipleOf = schemaNumber(schema, "multipleOf");
-  if (multipleOf !== undefined && multipleOf > 0) {
-    const quotient = value / multipleOf;
-    if (Math.abs(quotient - Math.round(quotient)) > 1e-9) {
-      out.push(invalidValue(path, value, `${subject(path)} should be a multiple of ${multipleOf}`));
-    }
-  }
 }
 
-function validateArray(value: unknown[], schema: JsonSchema, path: string, out: StatusCause[]): void {
+function validateArray(value: unknown[], schema: JsonSchema, path: string, sink: Sink): void {
+  const out = sink.causes;
   const minItems = schemaNumber(schema, "minItems");
   if (minItems !== undefined && value.length < minItems) {
     out.push(invalidValue(path, value.length, `${subject(path)} should have at least ${minItems} items`));
   }
   const maxItems = schemaNumber(schema, "maxItems");
   if (maxItems !== undefined && value.length > maxItems) out.push(tooMany(path, value.length, maxItems));
-  out.push(...listUniquenessCauses(value, schema, path));
+  const uniqueness = listUniquenessCauses(value, schema, path);
+  for (const cause of uniqueness) sink.listCauses.push(cause);
   const items = subSchema(schema, "items");
-  if (items !== undefined) value.forEach((element, i) => validateValue(element, items, indexPath(path, i), out));
+  if (items !== undefined) {
+    for (let i = 0; i < value.length; i++) validateValue(value[i], items, indexPath(path, i), sink);
+  }
 }
 
-function validateObject(value: JsonObject, schema: JsonSchema, path: string, out: StatusCause[]): void {
-  const count = Object.keys(value).length;
+function validateObject(value: JsonObject, schema: JsonSchema, path: string, sink: Sink): void {
+  const out = sink.causes;
   const minProperties = schemaNumber(schema, "minProperties");
-  if (minProperties !== undefined && count < minProperties) {
-    out.push(invalidValue(path, count, `${subject(path)} should have at least ${minProperties} properties`));
-  }
   const maxProperties = schemaNumber(schema, "maxProperties");
-  if (maxProperties !== undefined && count > maxProperties) out.push(tooMany(path, count, maxProperties));
+  if (minProperties !== undefined || maxProperties !== undefined) {
+    const count = Object.keys(value).length;
+    if (minProperties !== undefined && count < minProperties) {
+      out.push(invalidValue(path, count, `${subject(path)} should have at least ${minProperties} properties`));
+    }
+    if (maxProperties !== undefined && count > maxProperties) out.push(tooMany(path, count, maxProperties));
+  }
   for (const key of schemaStrings(schema, "required")) {
     if (!Object.hasOwn(value, key)) out.push(requiredValue(childPath(path, key)));
   }
@@ -237,18 +320,25 @@ function validateObject(value: JsonObject, schema: JsonSchema, path: string, out
   }
   const properties = schemaProperties(schema);
   const additional = additionalSchema(schema);
-  for (const [key, member] of Object.entries(value)) {
-    const prop = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
-    const memberSchema = prop ?? (additional === true ? undefined : additional);
-    if (memberSchema !== undefined) validateValue(member, memberSchema, childPath(path, key), out);
+  if (additional === undefined || additional === true) {
+    // Only declared members have a schema: walk the (few) properties, not the (many) members.
+    if (properties === undefined) return;
+    for (const key of Object.keys(properties)) {
+      if (Object.hasOwn(value, key)) validateValue(value[key], properties[key]!, childPath(path, key), sink);
+    }
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const prop = properties !== undefined && Object.hasOwn(properties, key) ? properties[key]! : additional;
+    validateValue(value[key], prop, childPath(path, key), sink);
   }
 }
 
 /** The causes `value` produces against `schema` alone (for junctor branches). */
 function causesFor(value: unknown, schema: JsonSchema, path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
-  validateValue(value, schema, path, causes);
-  return causes;
+  const sink: Sink = { causes: [], listCauses: [] };
+  validateValue(value, schema, path, sink);
+  return sink.causes;
 }
 
 /** The failures of the branch that came closest (fewest causes), as the apiserver reports. */
@@ -256,7 +346,11 @@ function closest(failures: StatusCause[][]): StatusCause[] {
   return failures.reduce<StatusCause[] | undefined>((best, c) => (best === undefined || c.length < best.length ? c : best), undefined) ?? [];
 }
 
-function validateJunctors(value: unknown, schema: JsonSchema, path: string, out: StatusCause[]): void {
+function validateJunctors(value: unknown, schema: JsonSchema, path: string, sink: Sink): void {
+  if (schema["allOf"] === undefined && schema["anyOf"] === undefined && schema["oneOf"] === undefined && schema["not"] === undefined) {
+    return;
+  }
+  const out = sink.causes;
   const allOf = schemaList(schema, "allOf").map((s) => causesFor(value, s, path));
   if (allOf.some((c) => c.length > 0)) {
     out.push(invalidValue(path, "", `${subject(path)} must validate all the schemas (allOf)`), ...allOf.flat());

@@ -12,7 +12,8 @@ import type { KubeObject } from "../resource-type.ts";
 import { goJsonKind, isJsonObject, jsonEqualCountingUndefined, setMember } from "../json-value.ts";
 
 /**
- * Identifies the object being patched, for the details of a 422 Status.
+ * Identifies the object being patched. Accepted for callers' convenience: kube-apiserver's
+ * 422 for a failing operation names no object (its `details` are empty), so neither does ours.
  *
  * @example
  * ```ts
@@ -31,21 +32,39 @@ export interface JsonPatchContext {
 type Json = unknown;
 type Container = Record<string, Json> | Json[];
 
-/** Raised inside this module for a failing operation; turned into a 422 at the boundary. */
+/**
+ * Raised inside this module for a failing operation, with the json-patch library's reason;
+ * turned into kube-apiserver's generic 422 at the boundary (the reason is not sent).
+ */
 class OperationFailed extends Error {}
+
+/** Most operations one JSON Patch may hold (kube-apiserver's `maxJSONPatchOperations`). */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+/**
+ * Most bytes the `copy` operations of one patch may add in total (the JSON size of each copied
+ * value, summed): kube-apiserver's `JSONPatchMaxCopyBytes` (3 MiB), which it hands to the
+ * json-patch library as `AccumulatedCopySizeLimit`. Without it a short patch that copies a
+ * value into itself again and again grows the document exponentially.
+ */
+export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
+
+/** The message kube-apiserver gives every failing operation (`NewGenericServerResponse(422)`). */
+export const JSON_PATCH_REJECTED = "the server rejected our request due to an error in our request";
 
 /**
  * Applies an RFC 6902 JSON Patch to `doc` and returns the patched copy. `doc` is never mutated.
  *
- * Errors:
+ * Errors, as kube-apiserver v1.36 answers them:
  * - 400 BadRequest when `patchBody` is not a JSON array of objects (the Go decoder's message).
+ * - 413 RequestEntityTooLarge for more than {@link MAX_JSON_PATCH_OPERATIONS} operations
+ *   (`Request entity too large: The allowed maximum operations in a JSON patch is 10000, got N`),
+ *   before any operation runs.
  * - 422 Invalid when an operation cannot be applied: an unknown `op`, a missing `path`/`from`,
- *   a failed `test`, or a result that is not a JSON object. The message names the operation,
- *   e.g. `testing value /metadata/finalizers failed: test failed`.
- *
- * Caveat: a real kube-apiserver (1.20+) answers every failing operation with the generic
- * message `the server rejected our request due to an error in our request`; LocalCluster
- * keeps the specific reason in the message, with the same code and reason.
+ *   a failed `test`, a missing target, or `copy` operations adding more than
+ *   {@link MAX_JSON_PATCH_COPY_BYTES}. The real server drops the library's reason and answers
+ *   {@link JSON_PATCH_REJECTED} with empty `details`; so does LocalCluster.
+ * - 422 Invalid on the field `patch` when the result is not a JSON object (the decoder's error).
  *
  * @example
  * ```ts
@@ -55,24 +74,30 @@ class OperationFailed extends Error {}
  * ], { kind: "ConfigMap", group: "", name: "settings" });
  * ```
  */
-export function applyJsonPatch(doc: KubeObject, patchBody: unknown, ctx: JsonPatchContext): KubeObject {
+export function applyJsonPatch(doc: KubeObject, patchBody: unknown, _ctx?: JsonPatchContext): KubeObject {
   const ops = decodeOperations(patchBody);
+  if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw new StatusError(413, "RequestEntityTooLarge",
+      `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
+  }
   let root: Json = structuredClone(doc);
+  const budget = { copied: 0 };
   try {
-    for (const op of ops) root = applyOperation(root, op);
+    for (const op of ops) root = applyOperation(root, op, budget);
   } catch (err) {
-    if (err instanceof OperationFailed) throw rejected(err.message, ctx);
+    if (err instanceof OperationFailed) throw new StatusError(422, "Invalid", JSON_PATCH_REJECTED, {});
     throw err;
   }
-  if (!isJsonObject(root)) throw rejected("the patched document is not a JSON object", ctx);
+  if (!isJsonObject(root)) throw notAnObject(root);
   return root as KubeObject;
 }
 
-function rejected(message: string, ctx: JsonPatchContext): StatusError {
-  return new StatusError(422, "Invalid", message, {
-    name: ctx.name,
-    group: ctx.group || undefined,
-    kind: ctx.kind,
+/** The decoder's 422 for a patched document that is not an object (`patch: Invalid value: …`). */
+function notAnObject(root: Json): StatusError {
+  const detail = `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(root)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`;
+  const message = `Invalid value: ${JSON.stringify(JSON.stringify(root) ?? "null")}: ${detail}`;
+  return new StatusError(422, "Invalid", ` "" is invalid: patch: ${message}`, {
+    causes: [{ reason: "FieldValueInvalid", message, field: "patch" }],
   });
 }
 
@@ -88,7 +113,7 @@ function decodeOperations(body: unknown): Record<string, Json>[] {
   return body as Record<string, Json>[];
 }
 
-function applyOperation(root: Json, op: Record<string, Json>): Json {
+function applyOperation(root: Json, op: Record<string, Json>, budget: { copied: number }): Json {
   const kind = op["op"];
   if (typeof kind !== "string") throw new OperationFailed("operation missing op field");
   const path = pointerField(op, "path", kind);
@@ -118,6 +143,12 @@ function applyOperation(root: Json, op: Record<string, Json>): Json {
       const value = lookup(root, from);
       if (value === undefined) {
         throw new OperationFailed(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
+      }
+      // Measured before the value is cloned, so a runaway patch stops at the limit.
+      budget.copied += Buffer.byteLength(JSON.stringify(value) ?? "null");
+      if (budget.copied > MAX_JSON_PATCH_COPY_BYTES) {
+        throw new OperationFailed(
+          `Unable to complete the copy, the accumulated size increase of copy is ${budget.copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`);
       }
       return add(root, path, structuredClone(value), kind);
     }

@@ -5,6 +5,7 @@
  * `<message full name>.<field>`, for the vendored groups.
  */
 const CORE = "k8s.io.api.core.v1";
+const RESOURCE = "k8s.io.api.resource.v1";
 
 export const INLINE_FIELDS: readonly string[] = [
   `${CORE}.Probe.handler`,
@@ -18,6 +19,10 @@ export const INLINE_FIELDS: readonly string[] = [
   `${CORE}.SecretEnvSource.localObjectReference`,
   `${CORE}.SecretKeySelector.localObjectReference`,
   `${CORE}.SecretProjection.localObjectReference`,
+  "k8s.io.api.networking.v1.IngressRule.ingressRuleValue",
+  `${RESOURCE}.DeviceAllocationConfiguration.deviceConfiguration`,
+  `${RESOURCE}.DeviceClaimConfiguration.deviceConfiguration`,
+  `${RESOURCE}.DeviceClassConfiguration.deviceConfiguration`,
 ];
 
 const INLINE = new Set(INLINE_FIELDS);

@@ -11,6 +11,7 @@
  */
 const CORE = "k8s.io.api.core.v1";
 const APPS = "k8s.io.api.apps.v1";
+const BATCH = "k8s.io.api.batch.v1";
 
 export const KEEP_ZERO_FIELDS: readonly string[] = [
   `${APPS}.DeploymentSpec.replicas`,
@@ -20,7 +21,29 @@ export const KEEP_ZERO_FIELDS: readonly string[] = [
   `${APPS}.StatefulSetSpec.revisionHistoryLimit`,
   `${APPS}.RollingUpdateStatefulSetStrategy.partition`,
   `${APPS}.ReplicaSetSpec.replicas`,
+  `${APPS}.DaemonSetSpec.revisionHistoryLimit`,
   "k8s.io.api.autoscaling.v1.ScaleSpec.replicas",
+  "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec.minReplicas",
+  "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec.targetCPUUtilizationPercentage",
+  "k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec.minReplicas",
+  "k8s.io.api.autoscaling.v2.HPAScalingRules.stabilizationWindowSeconds",
+  "k8s.io.api.autoscaling.v2.MetricTarget.averageUtilization",
+  `${BATCH}.JobSpec.parallelism`,
+  `${BATCH}.JobSpec.completions`,
+  `${BATCH}.JobSpec.activeDeadlineSeconds`,
+  `${BATCH}.JobSpec.backoffLimit`,
+  `${BATCH}.JobSpec.backoffLimitPerIndex`,
+  `${BATCH}.JobSpec.maxFailedIndexes`,
+  `${BATCH}.JobSpec.ttlSecondsAfterFinished`,
+  `${BATCH}.JobSpec.manualSelector`,
+  `${BATCH}.JobSpec.suspend`,
+  `${BATCH}.CronJobSpec.startingDeadlineSeconds`,
+  `${BATCH}.CronJobSpec.suspend`,
+  `${BATCH}.CronJobSpec.successfulJobsHistoryLimit`,
+  `${BATCH}.CronJobSpec.failedJobsHistoryLimit`,
+  `${BATCH}.CronJobSpec.timeZone`,
+  "k8s.io.api.networking.v1.IngressSpec.ingressClassName",
+  "k8s.io.api.networking.v1.NetworkPolicyPort.endPort",
   "k8s.io.api.coordination.v1.LeaseSpec.holderIdentity",
   "k8s.io.api.coordination.v1.LeaseSpec.leaseDurationSeconds",
   "k8s.io.api.coordination.v1.LeaseSpec.leaseTransitions",
@@ -67,6 +90,7 @@ export const KEEP_ZERO_FIELDS: readonly string[] = [
   `${CORE}.Toleration.tolerationSeconds`,
   `${CORE}.PersistentVolumeClaimSpec.storageClassName`,
   `${CORE}.ServiceSpec.allocateLoadBalancerNodePorts`,
+  `${CORE}.ReplicationControllerSpec.replicas`,
 ];
 
 const KEEP = new Set(KEEP_ZERO_FIELDS);

@@ -14,30 +14,30 @@ import protobuf from "protobufjs";
 const PROTO_DIR = fileURLToPath(new URL("./k8s-proto/", import.meta.url));
 
 /**
- * The proto package of each API group whose definitions are vendored, by group name. A kind
- * of another group (`apiextensions.k8s.io`, custom resources) has no message here.
+ * The proto package of each group/version whose definitions are vendored, by apiVersion. A kind
+ * of another group/version (`apiextensions.k8s.io`, custom resources) has no message here.
  */
 const PACKAGES: ReadonlyMap<string, string> = new Map([
-  ["", "k8s.io.api.core.v1"],
-  ["apps", "k8s.io.api.apps.v1"],
-  ["autoscaling", "k8s.io.api.autoscaling.v1"],
-  ["coordination.k8s.io", "k8s.io.api.coordination.v1"],
-  ["events.k8s.io", "k8s.io.api.events.v1"],
-  ["rbac.authorization.k8s.io", "k8s.io.api.rbac.v1"],
-  ["authorization.k8s.io", "k8s.io.api.authorization.v1"],
-  ["authentication.k8s.io", "k8s.io.api.authentication.v1"],
-]);
-
-/** The version each vendored package describes (the GA one). */
-const VERSIONS: ReadonlyMap<string, string> = new Map([
-  ["", "v1"],
-  ["apps", "v1"],
-  ["autoscaling", "v1"],
-  ["coordination.k8s.io", "v1"],
-  ["events.k8s.io", "v1"],
-  ["rbac.authorization.k8s.io", "v1"],
-  ["authorization.k8s.io", "v1"],
-  ["authentication.k8s.io", "v1"],
+  ["v1", "k8s.io.api.core.v1"],
+  ["apps/v1", "k8s.io.api.apps.v1"],
+  ["autoscaling/v1", "k8s.io.api.autoscaling.v1"],
+  ["autoscaling/v2", "k8s.io.api.autoscaling.v2"],
+  ["batch/v1", "k8s.io.api.batch.v1"],
+  ["certificates.k8s.io/v1", "k8s.io.api.certificates.v1"],
+  ["coordination.k8s.io/v1", "k8s.io.api.coordination.v1"],
+  ["discovery.k8s.io/v1", "k8s.io.api.discovery.v1"],
+  ["events.k8s.io/v1", "k8s.io.api.events.v1"],
+  ["networking.k8s.io/v1", "k8s.io.api.networking.v1"],
+  ["node.k8s.io/v1", "k8s.io.api.node.v1"],
+  ["policy/v1", "k8s.io.api.policy.v1"],
+  ["scheduling.k8s.io/v1", "k8s.io.api.scheduling.v1"],
+  ["storage.k8s.io/v1", "k8s.io.api.storage.v1"],
+  ["admissionregistration.k8s.io/v1", "k8s.io.api.admissionregistration.v1"],
+  ["flowcontrol.apiserver.k8s.io/v1", "k8s.io.api.flowcontrol.v1"],
+  ["resource.k8s.io/v1", "k8s.io.api.resource.v1"],
+  ["rbac.authorization.k8s.io/v1", "k8s.io.api.rbac.v1"],
+  ["authorization.k8s.io/v1", "k8s.io.api.authorization.v1"],
+  ["authentication.k8s.io/v1", "k8s.io.api.authentication.v1"],
 ]);
 
 /** Top-level files; their imports (meta/v1, runtime, resource, intstr) load with them. */
@@ -45,13 +45,30 @@ const FILES = [
   "k8s.io/api/core/v1/generated.proto",
   "k8s.io/api/apps/v1/generated.proto",
   "k8s.io/api/autoscaling/v1/generated.proto",
+  "k8s.io/api/autoscaling/v2/generated.proto",
+  "k8s.io/api/batch/v1/generated.proto",
+  "k8s.io/api/certificates/v1/generated.proto",
   "k8s.io/api/coordination/v1/generated.proto",
+  "k8s.io/api/discovery/v1/generated.proto",
   "k8s.io/api/events/v1/generated.proto",
+  "k8s.io/api/networking/v1/generated.proto",
+  "k8s.io/api/node/v1/generated.proto",
+  "k8s.io/api/policy/v1/generated.proto",
+  "k8s.io/api/scheduling/v1/generated.proto",
+  "k8s.io/api/storage/v1/generated.proto",
+  "k8s.io/api/admissionregistration/v1/generated.proto",
+  "k8s.io/api/flowcontrol/v1/generated.proto",
+  "k8s.io/api/resource/v1/generated.proto",
   // Written for LocalCluster (see k8s-proto/README.md): the messages of the RBAC kinds and reviews.
   "localcluster/rbac-v1.proto",
   "localcluster/authorization-v1.proto",
   "localcluster/authentication-v1.proto",
 ];
+
+/** Imports that are not vendored, and the LocalCluster file that stands in for each. */
+const STAND_INS: ReadonlyMap<string, string> = new Map([
+  ["k8s.io/api/scheduling/v1alpha3/generated.proto", "localcluster/scheduling-v1alpha3.proto"],
+]);
 
 /** Messages every group shares, looked up by kind whatever the envelope's apiVersion says. */
 const META_KINDS: ReadonlyMap<string, string> = new Map([
@@ -70,7 +87,7 @@ let root: protobuf.Root | undefined;
 function definitions(): protobuf.Root {
   if (root) return root;
   const r = new protobuf.Root();
-  r.resolvePath = (_origin: string, target: string) => path.join(PROTO_DIR, target);
+  r.resolvePath = (_origin: string, target: string) => path.join(PROTO_DIR, STAND_INS.get(target) ?? target);
   r.loadSync(FILES, { keepCase: true });
   r.resolveAll();
   root = r;
@@ -82,12 +99,6 @@ export function messageNamed(fullName: string): MessageType {
   return definitions().lookupType(fullName);
 }
 
-/** Splits `group/version` (or `v1` for the core group). */
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf("/");
-  return i < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
-
 /**
  * The name of the message that encodes `kind` of `apiVersion`, or undefined when no vendored
  * definition has it (then kube-apiserver would not accept protobuf for it either). The kind and
@@ -97,9 +108,8 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
 export function messageNameFor(apiVersion: string, kind: string): string | undefined {
   const meta = META_KINDS.get(kind);
   if (meta) return meta;
-  const { group, version } = splitApiVersion(apiVersion);
-  const pkg = PACKAGES.get(group);
-  if (!pkg || VERSIONS.get(group) !== version || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
+  const pkg = PACKAGES.get(apiVersion);
+  if (!pkg || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
   const name = `${pkg}.${kind}`;
   const found = definitions().lookup(name);
   return found instanceof protobuf.Type ? name : undefined;

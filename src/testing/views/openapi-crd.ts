@@ -56,7 +56,8 @@ export function crdDefinitionName(group: string, version: string, kind: string):
 
 /**
  * The kind and list schemas of a CRD-served type, by definition name, in the given form.
- * `undefined` for built-in types (their schemas are not published).
+ * `undefined` for built-in types (their schemas come from kube-apiserver's vendored documents,
+ * see `openapi.ts`).
  *
  * @example
  * const schemas = crdSchemas(widgetType, "v3");

@@ -1,30 +1,32 @@
 /**
  * The OpenAPI documents kubectl reads: `/openapi/v3` ({@link openApiRoot}),
- * `/openapi/v3/<gv path>` ({@link openApiGroupVersion}) and `/openapi/v2` ({@link openApiV2};
+ * `/openapi/v3/<path>` ({@link openApiGroupVersionJson}) and `/openapi/v2` ({@link openApiV2Json};
  * its protobuf form is in `openapi-v2-protobuf.ts`).
+ *
+ * Built-in group/versions are served with kube-apiserver v1.36.2's own documents, byte for byte
+ * (vendored in `../openapi/kube-openapi-1.36/`): the `/openapi/v3` index's paths and hashes, each
+ * group/version document, and the Swagger 2.0 document. Custom resources are added as
+ * kube-apiserver publishes them (see `openapi-crd.ts`): each served CRD version's schema, its
+ * list, with get, list, create, replace, patch and delete operations, in a document of their own
+ * per group/version under `/openapi/v3` and merged into the Swagger 2.0 document.
  *
  * What kubectl reads (checked against kubectl's query-param verifier, apply patcher and explain):
  * - The root's `paths` keys (`api/v1`, `apis/<group>/<version>`) and their `serverRelativeURL`;
  *   the `hash` query is kubectl's cache key, so it changes whenever the document does.
  * - In a group/version document, the `patch` operation whose `x-kubernetes-group-version-kind`
  *   object equals the GVK being applied; it must list a query parameter named `fieldValidation`.
- *   Then kubectl leaves validation to the server (`fieldValidation=Strict|Warn`). If the
- *   group/version is present but the GVK has no PATCH operation, kubectl falls back to
- *   `/openapi/v2` (protobuf only), so every kind of a served group/version gets one.
- * - For client-side `apply`, the PATCH operation's `requestBody.content`: only when it contains
- *   `application/strategic-merge-patch+json` does kubectl build the patch from the OpenAPI
- *   schemas. It is left out, so kubectl uses its compiled-in strategic-merge metadata for
- *   built-in kinds and JSON merge patch for CRs.
+ *   Then kubectl leaves validation to the server (`fieldValidation=Strict|Warn`).
+ * - For client-side `apply`, the PATCH operation's `requestBody.content`: built-in kinds list
+ *   `application/strategic-merge-patch+json`, so kubectl builds strategic merge patches from
+ *   their schemas (`x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key`), as against a
+ *   real server; custom kinds do not, so kubectl sends them JSON merge patches.
  * - `kubectl explain` (v3: `components.schemas`; `--output=plaintext-openapiv2` and kubectl ≤ 1.24
  *   client-side validation: the v2 `definitions`) finds a kind's schema by its
  *   `x-kubernetes-group-version-kind` extension.
  *
- * Custom resources are published as kube-apiserver does (see `openapi-crd.ts`): each served
- * CRD version's schema, its list, and the `meta/v1` schemas they refer to, with get, list,
- * create, replace and patch operations.
- *
- * Caveats: built-in kinds have no schemas (only their PATCH operations), so `kubectl explain`
- * of a built-in kind does not work.
+ * Caveats: the built-in documents describe everything kube-apiserver v1.36.2 serves, including
+ * the few resources and subresources LocalCluster leaves out (see `builtin-kinds.ts`); a CRD
+ * whose group/version is a built-in one is not added to that group/version's document.
  */
 import { createHash } from "node:crypto";
 import type { ResourceType } from "../resource-type.ts";
@@ -32,6 +34,9 @@ import { crdDefinitionName, crdSchemas } from "./openapi-crd.ts";
 import { metaSchemas, refTo } from "./openapi-meta.ts";
 import type { OpenApiSchema } from "./openapi-meta.ts";
 import { EMULATED_VERSION } from "../openapi/emulated-version.ts";
+import { builtinV3Document, builtinV3Index } from "../openapi/builtin-openapi-v3.ts";
+import { builtinSwagger, builtinSwaggerText } from "../openapi/builtin-openapi.ts";
+import type { SwaggerDocument } from "../openapi/builtin-openapi.ts";
 
 /** The Kubernetes version the documents claim (matches LocalCluster's `/version`). */
 const KUBE_VERSION = EMULATED_VERSION.gitVersion;
@@ -53,21 +58,39 @@ export function openApiGroupVersionPath(t: Pick<ResourceType, "group" | "version
 }
 
 /**
- * The `/openapi/v3` root: one entry per served group/version, whose URL carries a hash of that
- * group/version's document (so it changes when a kind is added or removed).
+ * The `/openapi/v3` root: kube-apiserver v1.36.2's index (every path it publishes a document
+ * for, with that document's hash), plus one entry per group/version of custom resources whose
+ * URL carries a hash of its document (so it changes when a kind or schema does). Keys are in
+ * byte order, as kube-apiserver writes them.
  *
  * @example
- * openApiRoot(types).paths["api/v1"]; // { serverRelativeURL: "/openapi/v3/api/v1?hash=3F…" }
+ * openApiRoot(types).paths["api/v1"]; // { serverRelativeURL: "/openapi/v3/api/v1?hash=7C93…" }
  */
 export function openApiRoot(types: ResourceType[]): { paths: Record<string, OpenApiRootPath> } {
-  const paths: Record<string, OpenApiRootPath> = {};
-  const gvPaths = [...new Set(types.map(openApiGroupVersionPath))].sort(compareGvPaths);
-  for (const gvPath of gvPaths) {
-    const built = groupVersionDocument(types, gvPath);
-    if (built === undefined) continue;
-    paths[gvPath] = { serverRelativeURL: `/openapi/v3/${gvPath}?hash=${built.hash}` };
+  const entries = new Map<string, string>(builtinV3Index());
+  const custom = customTypes(types);
+  for (const gvPath of new Set(custom.map(openApiGroupVersionPath))) {
+    if (entries.has(gvPath)) continue;
+    const built = groupVersionDocument(custom, gvPath);
+    if (built !== undefined) entries.set(gvPath, built.hash);
   }
+  const paths: Record<string, OpenApiRootPath> = {};
+  for (const gvPath of [...entries.keys()].sort(byteOrder)) paths[gvPath] = { serverRelativeURL: `/openapi/v3/${gvPath}?hash=${entries.get(gvPath)}` };
   return { paths };
+}
+
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The types of custom resources (built-in kinds are in the vendored documents). */
+function customTypes(types: readonly ResourceType[]): ResourceType[] {
+  return types.filter((t) => !t.builtin);
+}
+
+/** `api/v1` from `/openapi/v3/api/v1?hash=…`, `api/v1/` or `api/v1`. */
+function cleanGvPath(gvPath: string): string {
+  return gvPath.replace(/\?.*$/, "").replace(/^\/+/, "").replace(/^openapi\/v3\//, "").replace(/\/+$/, "");
 }
 
 /** The OpenAPI v3 document of one group/version (see {@link openApiGroupVersion}). */
@@ -97,8 +120,8 @@ interface BuiltDocument {
 const built = new WeakMap<ResourceType, BuiltDocument>();
 
 function groupVersionDocument(types: readonly ResourceType[], gvPath: string): BuiltDocument | undefined {
-  const wanted = gvPath.replace(/\?.*$/, "").replace(/^\/+/, "").replace(/^openapi\/v3\//, "").replace(/\/+$/, "");
-  const members = types
+  const wanted = cleanGvPath(gvPath);
+  const members = customTypes(types)
     .filter((t) => openApiGroupVersionPath(t) === wanted)
     .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
   if (members.length === 0) return undefined;
@@ -113,27 +136,33 @@ function groupVersionDocument(types: readonly ResourceType[], gvPath: string): B
 }
 
 /**
- * The OpenAPI v3 document of one group/version: one PATCH operation per kind, or `undefined`
- * if no type is served there. `gvPath` is `api/v1` or `apis/<group>/<version>` (a leading `/`
- * or `/openapi/v3/` and a `?hash=` query are ignored).
+ * The OpenAPI v3 document at an index path, parsed: kube-apiserver v1.36.2's own for a built-in
+ * path (`api/v1`, `apis/batch/v1`, `apis/apps`, `version`), else the document of the custom
+ * kinds served at a group/version, or `undefined`. A leading `/` or `/openapi/v3/` and a
+ * `?hash=` query are ignored.
  *
  * @example
- * const doc = openApiGroupVersion(types, "api/v1");
- * doc?.paths["/api/v1/namespaces/{namespace}/configmaps/{name}"]?.patch;
+ * const doc = openApiGroupVersion(types, "apis/batch/v1");
+ * doc?.paths["/apis/batch/v1/namespaces/{namespace}/jobs/{name}"]?.patch;
  */
 export function openApiGroupVersion(types: ResourceType[], gvPath: string): OpenApiGroupVersionDocument | undefined {
+  const builtin = builtinV3Document(cleanGvPath(gvPath));
+  if (builtin !== undefined) return JSON.parse(builtin.json) as OpenApiGroupVersionDocument;
   return groupVersionDocument(types, gvPath)?.doc;
 }
 
 /**
- * A group/version document as served, with its hash (the `hash` of its root entry, and its
- * ETag), or `undefined` if no type is served there.
+ * A document of the `/openapi/v3` index as served, with its hash (the `hash` of its root entry,
+ * and its ETag) and its clean path, or `undefined` if none is served there.
  *
  * @example
  * const served = openApiGroupVersionJson(types, "apis/apps/v1");
  * if (served) res.setHeader("ETag", `"${served.hash}"`);
  */
 export function openApiGroupVersionJson(types: ResourceType[], gvPath: string): { json: string; hash: string; gvPath: string } | undefined {
+  const wanted = cleanGvPath(gvPath);
+  const builtin = builtinV3Document(wanted);
+  if (builtin !== undefined) return { json: builtin.json, hash: builtin.hash, gvPath: wanted };
   const entry = groupVersionDocument(types, gvPath);
   return entry && { json: entry.json, hash: entry.hash, gvPath: openApiGroupVersionPath(entry.members[0]!) };
 }
@@ -149,10 +178,7 @@ function buildGroupVersion(inGv: ResourceType[], wanted: string): OpenApiGroupVe
     const namespaceParam = t.namespaced ? [pathParameter("namespace", "object name and auth scope, such as for teams and projects")] : [];
     const pretty = queryParameter("pretty", "string", "If 'true', then the output is pretty printed.");
     const crSchemas = crdSchemas(t, "v3");
-    if (crSchemas === undefined) {
-      paths[path] = { parameters: [pathParameter("name", `name of the ${t.kind}`), ...namespaceParam, pretty], patch: patchOperation(t) };
-      continue;
-    }
+    if (crSchemas === undefined) continue;
     schemas = { ...schemas, ...crSchemas };
     const kindRef = refTo(crdDefinitionName(t.group, t.version, t.kind), "v3");
     const listRef = refTo(crdDefinitionName(t.group, t.version, t.listKind ?? `${t.kind}List`), "v3");
@@ -278,66 +304,142 @@ function compareGvPaths(a: string, b: string): number {
 export const OPENAPI_V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
 /**
- * The Swagger 2.0 document for kubectl releases that read `/openapi/v2` (≤ 1.28 for
+ * The Swagger 2.0 document (`/openapi/v2`), for kubectl releases that read it (≤ 1.28 for
  * `apply|create|replace -f` with validation; ≤ 1.24 for client-side validation; any release for
- * `explain --output=plaintext-openapiv2`): one PATCH operation per kind with
- * `x-kubernetes-group-version-kind` and a `fieldValidation` query parameter (so kubectl ≥ 1.25
- * leaves validation to the server), without `strategic-merge-patch+json` in `consumes` (so
- * `apply` uses its compiled-in strategic-merge metadata for built-in kinds and JSON merge patch
- * for CRs). `definitions` hold the custom kinds' schemas in their v2 form (see
- * `openapi-crd.ts`) and the `meta/v1` schemas they refer to; built-in kinds have none, so
- * client-side validation skips them.
+ * `explain --output=plaintext-openapiv2`): kube-apiserver v1.36.2's own document with the
+ * custom kinds' paths ({@link customV2Paths}) and schemas (their v2 form, see `openapi-crd.ts`)
+ * added. Without custom kinds it is the vendored document itself (shared: do not modify).
  *
  * @example
  * openApiV2(types).paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]?.patch;
  */
-export function openApiV2(types: ResourceType[]): OpenApiV2Document {
-  const paths: Record<string, { patch: V2Operation }> = {};
-  let definitions: Record<string, OpenApiSchema> | undefined;
-  const sorted = [...types].sort((a, b) => compareGvPaths(openApiGroupVersionPath(a), openApiGroupVersionPath(b))
+export function openApiV2(types: ResourceType[]): SwaggerDocument {
+  return v2Entry(types).doc;
+}
+
+/** {@link openApiV2} as served (JSON text; the vendored text when no custom kind is served). */
+export function openApiV2Json(types: ResourceType[]): string {
+  const entry = v2Entry(types);
+  return (entry.json ??= entry.custom.length === 0 ? builtinSwaggerText() : JSON.stringify(entry.doc));
+}
+
+/** The custom kinds' part of the Swagger 2.0 document: their paths and definitions. */
+export interface CustomV2Part {
+  paths: Record<string, Record<string, unknown>>;
+  definitions: Record<string, OpenApiSchema>;
+}
+
+interface V2Entry {
+  /** The custom types it was built from (the cache key). */
+  custom: ResourceType[];
+  part: CustomV2Part;
+  doc: SwaggerDocument;
+  json?: string;
+  /** Cache slot for the protobuf encoding (see `openapi-v2-protobuf.ts`). */
+  protobuf?: Buffer;
+}
+
+let lastV2: V2Entry | undefined;
+
+function v2Entry(types: readonly ResourceType[]): V2Entry {
+  const custom = customTypes(types).sort((a, b) => compareGvPaths(openApiGroupVersionPath(a), openApiGroupVersionPath(b))
     || (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
-  for (const t of sorted) {
-    const prefix = `/${openApiGroupVersionPath(t)}`;
-    const path = t.namespaced ? `${prefix}/namespaces/{namespace}/${t.plural}/{name}` : `${prefix}/${t.plural}/{name}`;
-    if (path in paths) continue;
+  if (lastV2 && lastV2.custom.length === custom.length && lastV2.custom.every((t, i) => t === custom[i])) return lastV2;
+  const part = customV2Part(custom);
+  const base = builtinSwagger();
+  const doc: SwaggerDocument = custom.length === 0
+    ? base
+    : { ...base, paths: { ...base.paths, ...part.paths }, definitions: { ...base.definitions, ...part.definitions } as SwaggerDocument["definitions"] };
+  lastV2 = { custom, part, doc };
+  return lastV2;
+}
+
+/**
+ * The Swagger 2.0 document's cache entry for `types`, for the protobuf encoder: the custom part
+ * and a slot to keep its encoding in while the custom types stay the same objects.
+ */
+export function openApiV2Entry(types: ResourceType[]): { part: CustomV2Part; protobuf?: Buffer } {
+  return v2Entry(types);
+}
+
+/**
+ * The custom kinds' paths and definitions for the Swagger 2.0 document: per kind, its
+ * collection (list, create, deletecollection), its objects (read, replace, patch, delete) and,
+ * when served, its `status` subresource, with the definitions of the kind and its list. PATCH
+ * consumes JSON patch, merge patch and apply patch (no strategic merge: custom kinds have no
+ * patch strategies), and lists `fieldValidation`.
+ *
+ * @example
+ * customV2Part([widgetType]).definitions["com.example.v1.Widget"];
+ */
+export function customV2Part(custom: readonly ResourceType[]): CustomV2Part {
+  const paths: Record<string, Record<string, unknown>> = {};
+  let definitions: Record<string, OpenApiSchema> = {};
+  for (const t of custom) {
     const schemas = crdSchemas(t, "v2");
-    if (schemas !== undefined) definitions = { ...definitions, ...schemas };
-    paths[path] = {
-      patch: {
-        description: `partially update the specified ${t.kind}`,
-        operationId: `patch${operationGroup(t)}${t.namespaced ? "Namespaced" : ""}${t.kind}`,
-        consumes: ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"],
-        produces: ["application/json"],
-        parameters: ["dryRun", "fieldManager", "fieldValidation"].map((name) => ({ name, in: "query", type: "string", uniqueItems: true })),
-        responses: { "200": { description: "OK" }, "201": { description: "Created" } },
-        "x-kubernetes-action": "patch",
-        "x-kubernetes-group-version-kind": { group: t.group, version: t.version, kind: t.kind },
-      },
+    if (schemas === undefined) continue;
+    definitions = { ...definitions, ...schemas };
+    const prefix = `/${openApiGroupVersionPath(t)}`;
+    const collection = t.namespaced ? `${prefix}/namespaces/{namespace}/${t.plural}` : `${prefix}/${t.plural}`;
+    const item = `${collection}/{name}`;
+    if (item in paths) continue;
+    const kindRef = refTo(crdDefinitionName(t.group, t.version, t.kind), "v2");
+    const listRef = refTo(crdDefinitionName(t.group, t.version, t.listKind ?? `${t.kind}List`), "v2");
+    const scope = t.namespaced ? "Namespaced" : "";
+    const namespaceParam = t.namespaced ? [v2Param("namespace", "path", "string", "object name and auth scope, such as for teams and projects", true)] : [];
+    const pretty = v2Param("pretty", "query", "string", "If 'true', then the output is pretty printed.");
+    const nameParam = v2Param("name", "path", "string", `name of the ${t.kind}`, true);
+    const op = (action: string, operationId: string, description: string, extra: Record<string, unknown>, suffix = "") => ({
+      description,
+      consumes: ["*/*"],
+      produces: ["application/json", "application/yaml"],
+      schemes: ["https"],
+      tags: [tagOf(t)],
+      operationId: `${operationId}${operationGroup(t)}${scope}${t.kind}${suffix}`,
+      ...extra,
+      "x-kubernetes-action": action,
+      "x-kubernetes-group-version-kind": { group: t.group, kind: t.kind, version: t.version },
+    });
+    const ok = (ref: string, codes: string[]) => ({
+      ...Object.fromEntries(codes.map((c) => [c, { description: ({ "200": "OK", "201": "Created", "202": "Accepted" } as Record<string, string>)[c], schema: { $ref: ref } }])),
+      "401": { description: "Unauthorized" },
+    });
+    const body = (ref: string) => ({ name: "body", in: "body", required: true, schema: { $ref: ref } });
+    const writeParams = ["dryRun", "fieldManager", "fieldValidation"].map((n) => v2Param(n, "query", "string", `The ${n} option of the request.`));
+    paths[collection] = {
+      get: op("list", "list", `list objects of kind ${t.kind}`, { responses: ok(listRef, ["200"]) }),
+      post: op("post", "create", `create ${article(t.kind)} ${t.kind}`, { parameters: [body(kindRef), ...writeParams], responses: ok(kindRef, ["200", "201", "202"]) }),
+      delete: op("deletecollection", "deleteCollection", `delete collection of ${t.kind}`, { responses: ok("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Status", ["200"]) }),
+      parameters: [...namespaceParam, pretty],
     };
+    const patch = (status: boolean) => op("patch", "patch", `partially update ${status ? "status of " : ""}the specified ${t.kind}`, {
+      consumes: ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"],
+      parameters: [
+        { name: "body", in: "body", required: true, schema: { $ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch" } },
+        ...writeParams,
+        v2Param("force", "query", "boolean", "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests."),
+      ],
+      responses: ok(kindRef, ["200", "201"]),
+    }, status ? "Status" : "");
+    paths[item] = {
+      get: op("get", "read", `read the specified ${t.kind}`, { responses: ok(kindRef, ["200"]) }),
+      put: op("put", "replace", `replace the specified ${t.kind}`, { parameters: [body(kindRef), ...writeParams], responses: ok(kindRef, ["200", "201"]) }),
+      delete: op("delete", "delete", `delete ${article(t.kind)} ${t.kind}`, { responses: ok("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Status", ["200", "202"]) }),
+      patch: patch(false),
+      parameters: [nameParam, ...namespaceParam, pretty],
+    };
+    if (t.status) {
+      paths[`${item}/status`] = {
+        get: op("get", "read", `read status of the specified ${t.kind}`, { responses: ok(kindRef, ["200"]) }, "Status"),
+        put: op("put", "replace", `replace status of the specified ${t.kind}`, { parameters: [body(kindRef), ...writeParams], responses: ok(kindRef, ["200", "201"]) }, "Status"),
+        patch: patch(true),
+        parameters: [nameParam, ...namespaceParam, pretty],
+      };
+    }
   }
-  const doc: OpenApiV2Document = { swagger: "2.0", info: { title: "Kubernetes", version: KUBE_VERSION }, paths };
-  if (definitions !== undefined) doc.definitions = { ...definitions, ...metaSchemas("v2") };
-  return doc;
+  return { paths, definitions };
 }
 
-/** The `/openapi/v2` document of {@link openApiV2}. */
-export interface OpenApiV2Document {
-  swagger: string;
-  info: Record<string, string>;
-  paths: Record<string, { patch: V2Operation }>;
-  /** Schemas by definition name; present when a custom kind is served. */
-  definitions?: Record<string, OpenApiSchema>;
+function v2Param(name: string, where: string, type: string, description: string, required = false): Record<string, unknown> {
+  return { uniqueItems: true, type, description, name, in: where, ...(required ? { required: true } : {}) };
 }
-
-/** A PATCH operation of {@link openApiV2}. */
-export interface V2Operation {
-  description: string;
-  operationId: string;
-  consumes: string[];
-  produces: string[];
-  parameters: { name: string; in: string; type: string; uniqueItems: boolean }[];
-  responses: Record<string, { description: string }>;
-  "x-kubernetes-action": string;
-  "x-kubernetes-group-version-kind": { group: string; version: string; kind: string };
-}
-

@@ -74,8 +74,22 @@ function col(name: string, type: string, description: string, priority = 0, form
   return { name, type, format, description, priority };
 }
 
-const NAME = col("Name", "string", "Name must be unique within a namespace.", 0, "name");
-const AGE = col("Age", "string", "The time this object was created, as an age.");
+/** ObjectMeta's `name` description (Go `metav1.ObjectMeta{}.SwaggerDoc()["name"]`): the Name columns'. */
+export const OBJECT_META_NAME_DESCRIPTION =
+  "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a " +
+  "client to request the generation of an appropriate name automatically. Name is primarily intended for creation " +
+  "idempotence and configuration definition. Cannot be updated. More info: " +
+  "https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
+
+/** ObjectMeta's `creationTimestamp` description: the Age columns'. */
+export const OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION =
+  "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed " +
+  "to be set in happens-before order across separate operations. Clients may not set this value. It is represented " +
+  "in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: " +
+  "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+
+const NAME = col("Name", "string", OBJECT_META_NAME_DESCRIPTION, 0, "name");
+const AGE = col("Age", "string", OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION);
 
 /** Reads a nested field; `undefined` when any step is missing. */
 function at(obj: unknown, ...keys: Array<string | number>): unknown {
@@ -331,7 +345,7 @@ export const printers: Readonly<Record<string, BuiltinPrinter>> = {
       col("Message", "string", "A human-readable description."),
       col("First Seen", "string", "When the event was first seen.", 1),
       col("Count", "string", "How many times the event happened.", 1),
-      col("Name", "string", "Name must be unique within a namespace.", 1, "name"),
+      col("Name", "string", OBJECT_META_NAME_DESCRIPTION, 1, "name"),
     ],
     cells: eventCells,
   },

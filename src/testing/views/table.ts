@@ -12,20 +12,23 @@
  * `[?(@.type=="Ready")]`, not recursive descent or slices (those cells are `null`).
  */
 import type { KubeObject, PrinterColumn, ResourceType } from "../resource-type.ts";
-import { printers, shortHumanDuration } from "./table-printers.ts";
+import { OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION, OBJECT_META_NAME_DESCRIPTION, printers, shortHumanDuration } from "./table-printers.ts";
 import type { BuiltinPrinter, TableColumnDefinition } from "./table-printers.ts";
 
 export type { BuiltinPrinter, TableColumnDefinition } from "./table-printers.ts";
 export { humanDuration, shortHumanDuration } from "./table-printers.ts";
 
-/** What each row's `object` holds (the `includeObject` query parameter; default `Metadata`). */
+/**
+ * What each row's `object` holds (the `includeObject` query parameter; default `Metadata`):
+ * `None` gives `object: null`, as the apiserver sends.
+ */
 export type IncludeObject = "Metadata" | "Object" | "None";
 
 const NAME_COLUMN: TableColumnDefinition = {
   name: "Name",
   type: "string",
   format: "name",
-  description: "Name must be unique within a namespace.",
+  description: OBJECT_META_NAME_DESCRIPTION,
   priority: 0,
 };
 
@@ -33,7 +36,7 @@ const AGE_COLUMN: PrinterColumn = {
   name: "Age",
   type: "date",
   jsonPath: ".metadata.creationTimestamp",
-  description: "The time this object was created, as an age.",
+  description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
 };
 
 /**
@@ -78,6 +81,8 @@ export function toTable(
   }
   const rows = objects.map((obj) => {
     const row: Record<string, unknown> = { cells: cellsOf(obj) };
+    // includeObject=None still sends the member: the apiserver's empty RawExtension is `null`.
+    if (includeObject === "None") row.object = null;
     if (includeObject === "Object") row.object = structuredClone(obj);
     if (includeObject === "Metadata") {
       row.object = {

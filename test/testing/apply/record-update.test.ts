@@ -34,7 +34,7 @@ test("a create gives the whole field set to the creator's Update entry", () => {
       apiVersion: "v1",
       time: T1,
       fieldsType: "FieldsV1",
-      fieldsV1: { "f:data": { "f:a": {}, "f:b": {} } },
+      fieldsV1: { "f:data": { ".": {}, "f:a": {}, "f:b": {} } },
     },
   ]);
 });
@@ -42,7 +42,7 @@ test("a create gives the whole field set to the creator's Update entry", () => {
 test("an update moves the changed and added fields to the writer and never conflicts", () => {
   const created = write(undefined, configMap({ a: "1", b: "2" }), "creator");
   const edited = write(created, configMap({ a: "changed", b: "2", c: "3" }, created.metadata?.managedFields), "editor", { now: T2 });
-  assert.deepEqual(fieldsOfManager(edited, "creator"), { "f:data": { "f:b": {} } });
+  assert.deepEqual(fieldsOfManager(edited, "creator"), { "f:data": { ".": {}, "f:b": {} } });
   assert.deepEqual(fieldsOfManager(edited, "editor"), { "f:data": { "f:a": {}, "f:c": {} } });
   assert.equal(edited.metadata?.managedFields?.find((e) => e.manager === "editor")?.time, T2);
 });
@@ -57,7 +57,7 @@ test("an update moves fields away from an applier too", () => {
 test("fields removed from the object leave every entry", () => {
   const created = write(undefined, configMap({ a: "1", b: "2" }), "creator");
   const edited = write(created, configMap({ a: "1" }), "editor");
-  assert.deepEqual(fieldsOfManager(edited, "creator"), { "f:data": { "f:a": {} } });
+  assert.deepEqual(fieldsOfManager(edited, "creator"), { "f:data": { ".": {}, "f:a": {} } });
   assert.equal(fieldsOfManager(edited, "editor"), undefined);
 });
 
@@ -91,7 +91,7 @@ test("a /status update is recorded under its own subresource and ignores the res
   const ctrl = managedFields.find((e) => e.manager === "ctrl");
   assert.equal(ctrl?.subresource, "status");
   assert.deepEqual(ctrl?.fieldsV1, { "f:status": { "f:phase": {} } });
-  assert.deepEqual(managedFields.find((e) => e.manager === "creator")?.fieldsV1, { "f:data": { "f:a": {} } });
+  assert.deepEqual(managedFields.find((e) => e.manager === "creator")?.fieldsV1, { "f:data": { ".": {}, "f:a": {} }, "f:status": {} });
 });
 
 test("an existing object without managedFields stays untracked until its first apply", () => {

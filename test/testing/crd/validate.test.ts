@@ -112,12 +112,13 @@ describe("validateAgainstSchema through prepareCustomResource", () => {
     assert.deepEqual(
       rejected({ spec: { name: "toolong", short: "a", tags: ["a", "b", "c"], more: [], labels: { a: "1", b: "2" }, none: {} } }, schema),
       [
+        // Sorted by field path, as kube-apiserver reports them.
+        "spec.labels: Too many: 2: must have at most 1 item",
+        "spec.more: Invalid value: 0: spec.more in body should have at least 1 items",
         "spec.name: Too long: may not be more than 5 bytes",
+        "spec.none: Invalid value: 0: spec.none in body should have at least 1 properties",
         'spec.short: Invalid value: "a": spec.short in body should be at least 2 chars long',
         "spec.tags: Too many: 3: must have at most 2 items",
-        "spec.more: Invalid value: 0: spec.more in body should have at least 1 items",
-        "spec.labels: Too many: 2: must have at most 1 item",
-        "spec.none: Invalid value: 0: spec.none in body should have at least 1 properties",
       ],
     );
   });
@@ -183,11 +184,11 @@ describe("validateAgainstSchema through prepareCustomResource", () => {
     });
     assert.deepEqual(validateAgainstSchema({ spec: { either: { b: "x" }, exactly: { a: "x" }, both: 2, never: "ok" } }, schema), []);
     assert.deepEqual(rejected({ spec: { either: {}, exactly: { a: "x", b: "y" }, both: 5, never: "forbidden" } }, schema), [
+      'spec.both: Invalid value: "": spec.both in body must validate all the schemas (allOf)',
+      "spec.both: Invalid value: 5: spec.both in body should be less than or equal to 3",
       'spec.either: Invalid value: "": spec.either in body must validate at least one schema (anyOf)',
       "spec.either.a: Required value",
       'spec.exactly: Invalid value: "": spec.exactly in body must validate one and only one schema (oneOf)',
-      'spec.both: Invalid value: "": spec.both in body must validate all the schemas (allOf)',
-      "spec.both: Invalid value: 5: spec.both in body should be less than or equal to 3",
       'spec.never: Invalid value: "": spec.never in body must not validate the schema (not)',
     ]);
   });

@@ -130,10 +130,12 @@ test("the root hash of a CR group/version changes when its schema does", () => {
   assert.notEqual(openApiRoot([widgetType(changed)]).paths["apis/example.com/v1"]!.serverRelativeURL, before);
 });
 
-test("the v2 document has definitions only when a custom kind is served", () => {
+test("the v2 document gains the custom kinds' definitions next to kube-apiserver's own", () => {
   const builtins = builtinResourceTypes();
-  assert.equal(openApiV2(builtins).definitions, undefined);
-  const defs = openApiV2([...builtins, widgetType(SCHEMA)]).definitions!;
+  const base = openApiV2(builtins).definitions;
+  assert.equal(base["com.example.v1.Widget"], undefined);
+  assert.ok(base["io.k8s.api.apps.v1.Deployment"]);
+  const defs = openApiV2([...builtins, widgetType(SCHEMA)]).definitions;
   assert.ok(defs["com.example.v1.Widget"] && defs["com.example.v1.WidgetList"]);
   assert.ok(defs["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]);
   assert.ok(openApiV2Protobuf([...builtins, widgetType(SCHEMA)]).includes(Buffer.from("com.example.v1.Widget")));

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseQuantity } from "../../builders/quantity.ts";
+import { parseQuantity } from "../../src/util/quantity.ts";
 import { parseQuantity as fromStorage } from "../../builders/storage.ts";
 
 test("binary suffixes are powers of 1024", () => {
