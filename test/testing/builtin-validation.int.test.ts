@@ -10,36 +10,12 @@ import { ApiException, AppsV1Api, BatchV1Api, CoreV1Api } from "@kubernetes/clie
 import type { V1Deployment } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, within } from "../support/wait.ts";
+import { conformanceDeployment, rejection } from "../support/kube-objects.ts";
+
+/** The conformance sequences' Deployment, with its container port 80. */
+const deployment = (name: string): any => conformanceDeployment(name, {}, { ports: [{ containerPort: 80 }] });
 
 const NS = "default";
-
-/** The Deployment the conformance sequences start from (test/conformance/diff.py `deployment()`). */
-function deployment(name: string): any {
-  return {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, labels: { app: name } },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: "c", image: "nginx:1.25", ports: [{ containerPort: 80 }] }] },
-      },
-    },
-  };
-}
-
-/** The Status body of a client-node failure. */
-async function rejection(promise: Promise<unknown>): Promise<{ code: number; body: any }> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ApiException, `expected ApiException, got ${err}`);
-    return { code: err.code, body: typeof err.body === "string" ? JSON.parse(err.body) : err.body };
-  }
-  assert.fail("expected the request to be rejected");
-}
 
 type Cause = { reason: string; field: string; message: string };
 

@@ -17,21 +17,12 @@ import type { KubernetesObject, V1Pod } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 import { KUBECTL } from "../support/kubectl.ts";
+import { rejection } from "../support/kube-objects.ts";
 
 const execFileP = promisify(execFile);
 const NS = "default";
 
 
-/** The Status body of a client-node failure. */
-async function rejection(promise: Promise<unknown>): Promise<{ code: number; body: any }> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ApiException, `expected ApiException, got ${err}`);
-    return { code: err.code, body: typeof err.body === "string" ? JSON.parse(err.body) : err.body };
-  }
-  assert.fail("expected the request to be rejected");
-}
 
 /** Asserts a 422 Invalid naming exactly `fields` (in order) in `details.causes`. */
 function assertInvalid(r: { code: number; body: any }, kind: string, name: string, fields: string[]): void {

@@ -8,24 +8,13 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, within } from "../support/wait.ts";
+import { conformanceDeployment } from "../support/kube-objects.ts";
 
 const NS = "decode";
 const cmPath = `/api/v1/namespaces/${NS}/configmaps`;
 const deployPath = `/apis/apps/v1/namespaces/${NS}/deployments`;
 
-function deployment(name: string, spec: Record<string, unknown> = {}, container: Record<string, unknown> = {}) {
-  return {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, labels: { app: name } },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx:1.25", ...container }] } },
-      ...spec,
-    },
-  };
-}
+const deployment = conformanceDeployment;
 
 describe("LocalCluster decodes built-in bodies as kube-apiserver does", () => {
   let cluster: LocalCluster;
