@@ -189,7 +189,7 @@ export class Writer {
     if (type.kind === "Namespace" && opts.subresource !== "finalize") next.spec = old.spec;
     if (opts.subresource !== "status") fieldDefaults(type, next);
     const validated = opts.subresource === "status" ? next : validateObject(type, next, old, ctx);
-    if (type.hasGeneration && specChanged(old, validated)) validated.metadata!.generation = (om.generation ?? 0) + 1;
+    if (type.hasGeneration && (specChanged(old, validated) || annotationsBumpGeneration(type, old, validated))) validated.metadata!.generation = (om.generation ?? 0) + 1;
     opts.admit?.(validated, old);
     this.#setManagedFields(type, old, validated, opts, ctx.now);
     delete validated.metadata!.resourceVersion;
@@ -298,6 +298,15 @@ export class Writer {
     }
     if (!meta.managedFields?.length) delete meta.managedFields;
   }
+}
+
+/**
+ * A Deployment's generation also moves when its annotations change (kube-apiserver's Deployment
+ * strategy, for the old rollback annotation); other kinds count only their spec.
+ */
+function annotationsBumpGeneration(type: ResourceType, old: KubeObject, next: KubeObject): boolean {
+  if (type.kind !== "Deployment" || type.group !== "apps") return false;
+  return !sameContent(old.metadata?.annotations ?? {}, next.metadata?.annotations ?? {});
 }
 
 /** Whether anything outside metadata and status differs (generation rule). */
