@@ -6,13 +6,15 @@
  * answers a fixed 1 KiB JSON (the ceiling for any server on this machine and Node), and
  * measures heap per stored 1 KiB ConfigMap. Target: GET ≥ 50 % of the ceiling; ≤ 4 KiB heap
  * per 1 KiB ConfigMap. Then the cost of a request next to unrelated objects
- * (`./cluster-unrelated.ts`; `BENCH_UNRELATED=50000` for the full size).
+ * (`./cluster-unrelated.ts`; `BENCH_UNRELATED=50000` for the full size), and of one large
+ * custom resource (`./cluster-large.ts`).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalCluster } from "../src/testing/index.ts";
 import { load } from "./load.ts";
 import { runUnrelated } from "./cluster-unrelated.ts";
+import { runLarge } from "./cluster-large.ts";
 
 const KIB = "x".repeat(1024 - 120);
 const fixedJson = JSON.stringify({ kind: "ConfigMap", apiVersion: "v1", metadata: { name: "fixed", namespace: "default" }, data: { blob: KIB } });
@@ -132,4 +134,5 @@ export async function run(): Promise<void> {
   for (const r of rows) console.log(line(r));
   console.log(`\n${JSON.stringify({ bench: "cluster", getPerSecond: get.perSecond, ceilingPerSecond: ceiling.perSecond, createPerSecond: create.perSecond, listsPerSecond: list.perSecond, fanOutEventsPerSecond: fan, heapBytesPerConfigMap: heap })}`);
   await runUnrelated();
+  await runLarge();
 }

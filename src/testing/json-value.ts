@@ -41,7 +41,23 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * jsonEqual({ a: 1, b: undefined }, { a: 1 }); // true
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  return deepEqual(a, b, definedMembers);
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
+  // Member by member, without listing the defined members of either side first.
+  let defined = 0;
+  for (const key of Object.keys(a)) {
+    const value = a[key];
+    if (value === undefined) continue;
+    defined++;
+    if (!Object.hasOwn(b, key) || !jsonEqual(value, b[key])) return false;
+  }
+  for (const key of Object.keys(b)) if (b[key] !== undefined) defined--;
+  return defined === 0;
 }
 
 /**
@@ -66,10 +82,6 @@ function deepEqual(a: unknown, b: unknown, members: (obj: JsonObject) => string[
   if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const keys = members(a);
   return keys.length === members(b).length && keys.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k], members));
-}
-
-function definedMembers(obj: JsonObject): string[] {
-  return Object.keys(obj).filter((k) => obj[k] !== undefined);
 }
 
 /**

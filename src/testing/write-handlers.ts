@@ -5,7 +5,7 @@ import type { ApiContext, ResourceRequest } from "./api-context.ts";
 import type { KubeObject, ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
 import type { StoredObject } from "./object-store.ts";
-import type { DeleteOptions, WriteOptions } from "./write-path.ts";
+import type { DeleteOptions, WriteOptions, WriteResult } from "./write-path.ts";
 import type { StatusCause } from "./status.ts";
 import { StatusError, badRequest, forbidden, goStringSlice, invalidOptions, invalidValue, unsupportedMediaType, unsupportedValue } from "./status.ts";
 import { stringMapDecodeError } from "./string-maps.ts";
@@ -15,6 +15,8 @@ import { applyConfigurationError, checkPatchedObject } from "./kind-rules.ts";
 import { validateListOptions } from "./list-params.ts";
 import { applyJsonPatch } from "./patch/json-patch.ts";
 import { applyMergePatch } from "./patch/merge-patch.ts";
+import { mergePatchInPlace } from "../util/merge-patch.ts";
+import { isJsonObject } from "./json-value.ts";
 import { applyStrategicMergePatch } from "./patch/strategic-merge.ts";
 import { ignoredFieldsFor, serverSideApply } from "./apply/server-side-apply.ts";
 import { validateEventsV1Create, validateEventsV1Update } from "./views/events.ts";
@@ -115,8 +117,11 @@ function defaultManager(r: ResourceRequest): string {
   return out;
 }
 
-function respond(r: ResourceRequest, code: number, type: ResourceType, obj: KubeObject, warnings: string[]): void {
-  sendJson(r.res, code, JSON.stringify(toView(type, obj)), warningHeaders(warnings));
+/** Answers with a write's object in `type`'s view; reuses the stored text when the view is the stored form. */
+function respond(r: ResourceRequest, code: number, type: ResourceType, result: WriteResult): void {
+  const view = toView(type, result.object);
+  const text = view === result.object && result.json !== undefined ? result.json : JSON.stringify(view);
+  sendJson(r.res, code, text, warningHeaders(result.warnings));
 }
 
 function requireExisting(ctx: ApiContext, r: ResourceRequest): StoredObject {
@@ -196,8 +201,9 @@ export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise
   checkDecodable(r, body);
   if (r.type.group === "events.k8s.io") validateEventsV1Create(body);
   const st = storageType(ctx, r.type);
-  const result = ctx.writer.create(st, r.path.namespace, fromView(r.type, body), opts);
-  respond(r, 201, r.type, result.object, result.warnings);
+  // The body was just decoded for this request: the writer may work on it in place.
+  const result = ctx.writer.create(st, r.path.namespace, fromView(r.type, body), { ...opts, ownsBody: true });
+  respond(r, 201, r.type, result);
 }
 
 /** PUT a whole object (or its /status). */
@@ -210,7 +216,7 @@ export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise
   const existing = requireExisting(ctx, r);
   if (r.type.group === "events.k8s.io") validateEventsV1Update(toView(r.type, existing.object()), body);
   const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, body), opts);
-  respond(r, 200, r.type, result.object, result.warnings);
+  respond(r, 200, r.type, result);
 }
 
 /** PATCH in any of the four formats. */
@@ -227,13 +233,19 @@ export async function handlePatch(ctx: ApiContext, r: ResourceRequest): Promise<
     const scale = getScale(r.type, existing.object());
     return updateScale(ctx, r, patchDocument(type, scale, buf, r.type, ctxInfo), opts, existing);
   }
-  const current = toView(r.type, existing.object());
-  const patched = patchDocument(type, current, buf, r.type, ctxInfo);
+  const fresh = existing.object();
+  const current = toView(r.type, fresh);
+  // A merge patch of the unconverted stored object works on this fresh copy itself.
+  const inPlace = type === "application/merge-patch+json" && current === fresh;
+  const patched = patchDocument(type, current, buf, r.type, ctxInfo, inPlace);
   checkPatchedDecodable(r, patched);
   checkPatchedObject(r.type, patched, (r.query.get("fieldValidation") ?? "Warn") as "Ignore" | "Warn" | "Strict");
   if (r.type.group === "events.k8s.io") validateEventsV1Update(current, patched);
-  const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, patched), opts);
-  respond(r, 200, r.type, result.object, result.warnings);
+  // The other patch formats work on a copy of `current`: unconverted, it is the stored object
+  // the update would parse again.
+  const handover = current === fresh && !inPlace ? { current: fresh } : {};
+  const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, patched), { ...opts, ...handover });
+  respond(r, 200, r.type, result);
 }
 
 /** Patch media types the built-in resources' routes accept (others never reach the handler). */
@@ -261,12 +273,17 @@ function patchDocument(
   buf: Buffer,
   type: ResourceType,
   info: { kind: string; group: string; name: string },
+  ownsDoc = false,
 ): KubeObject {
   switch (media) {
     case "application/json-patch+json":
       return applyJsonPatch(doc, parseJsonBody(buf), info);
-    case "application/merge-patch+json":
-      return applyMergePatch(doc, parseJsonBody(buf)) as KubeObject;
+    case "application/merge-patch+json": {
+      const patch = parseJsonBody(buf);
+      // A document the caller gives up is patched in place (applyMergePatch answers the 400 for a non-object patch).
+      if (ownsDoc && isJsonObject(patch)) return mergePatchInPlace(doc, patch) as KubeObject;
+      return applyMergePatch(doc, patch) as KubeObject;
+    }
     case "application/strategic-merge-patch+json":
       if (!type.builtin) throw unsupportedMediaType(PATCH_TYPES);
       return applyStrategicMergePatch(doc, parseJsonBody(buf), type.listType) as KubeObject;
@@ -313,11 +330,11 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
   if (!existing) {
     if (r.type.group === "events.k8s.io") validateEventsV1Create(object);
     const result = ctx.writer.create(st, r.path.namespace, fromView(r.type, object), { ...opts, managedFields });
-    respond(r, 201, r.type, result.object, result.warnings);
+    respond(r, 201, r.type, result);
     return;
   }
   const result = ctx.writer.update(st, existing, fromView(r.type, object), { ...opts, managedFields });
-  respond(r, 200, r.type, result.object, result.warnings);
+  respond(r, 200, r.type, result);
 }
 
 async function updateScale(ctx: ApiContext, r: ResourceRequest, scale: KubeObject, opts: WriteOptions, existing?: StoredObject): Promise<void> {

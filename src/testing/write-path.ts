@@ -38,12 +38,27 @@ export interface WriteOptions {
    * create). Throwing rejects the write, dry runs included.
    */
   admit?: (next: KubeObject, old: KubeObject | undefined) => void;
+  /**
+   * Create: the body is the caller's own fresh value (e.g. just parsed from the request), not
+   * used after the call: the writer works on it in place instead of on a deep copy.
+   */
+  ownsBody?: boolean;
+  /**
+   * Update: a fresh copy of the stored object (what `existing.object()` returns) that the
+   * caller hands over and does not use after the call: saves parsing the stored text again.
+   */
+  current?: KubeObject;
 }
 
 /** The result of a write. */
 export interface WriteResult {
   /** The object as persisted (or as it would be, for dryRun). */
   object: KubeObject;
+  /**
+   * `JSON.stringify(object)` when the write stored it (the stored text, so an answer need not
+   * serialize the object again); undefined for dry runs and unchanged writes.
+   */
+  json?: string;
   /** True when nothing changed (no new resourceVersion, no event). */
   unchanged: boolean;
   /** True when the write removed the object (last finalizer gone). */
@@ -75,7 +90,7 @@ export class Writer {
   /** Creates an object in `type`'s storage. `body` is in `type`'s view (already converted). */
   create(type: ResourceType, namespace: string | undefined, body: KubeObject, opts: WriteOptions = {}): WriteResult {
     const ctx = this.#ruleContext(opts);
-    const obj = structuredClone(body);
+    const obj = opts.ownsBody ? body : structuredClone(body);
     // kube-apiserver decodes the body (unknown fields, types, empty optionals) before anything else.
     decodeBody(type, obj, ctx);
     const meta = (obj.metadata ??= {});
@@ -118,8 +133,8 @@ export class Writer {
     if (!type.builtin) this.#setManagedFields(type, undefined, validated, opts, ctx.now);
     opts.admit?.(validated, undefined);
     if (opts.dryRun) return { object: validated, unchanged: false, removed: false, warnings: ctx.warnings };
-    this.store.put(type.storageKey, validated);
-    return { object: validated, unchanged: false, removed: false, warnings: ctx.warnings };
+    const stored = this.store.put(type.storageKey, validated);
+    return { object: validated, json: stored.json, unchanged: false, removed: false, warnings: ctx.warnings };
   }
 
   /**
@@ -129,7 +144,7 @@ export class Writer {
   update(type: ResourceType, existing: StoredObject, updated: KubeObject, opts: WriteOptions = {}): WriteResult {
     const ctx = this.#ruleContext(opts);
     decodeBody(type, updated, ctx);
-    const old = existing.object();
+    const old = opts.current ?? existing.object();
     const name = existing.name;
     const meta = (updated.metadata ??= {});
     if (meta.name !== undefined && meta.name !== name) {
@@ -189,12 +204,15 @@ export class Writer {
     if (type.kind === "Namespace" && opts.subresource !== "finalize") next.spec = old.spec;
     if (opts.subresource !== "status") fieldDefaults(type, next);
     const validated = opts.subresource === "status" ? next : validateObject(type, next, old, ctx);
-    if (type.hasGeneration && (specChanged(old, validated) || annotationsBumpGeneration(type, old, validated))) validated.metadata!.generation = (om.generation ?? 0) + 1;
+    // Everything but metadata, status, apiVersion and kind, compared once: for the generation
+    // rule and for the no-op check below.
+    const restChanged = specChanged(old, validated);
+    if (type.hasGeneration && (restChanged || annotationsBumpGeneration(type, old, validated))) validated.metadata!.generation = (om.generation ?? 0) + 1;
     opts.admit?.(validated, old);
     this.#setManagedFields(type, old, validated, opts, ctx.now);
     delete validated.metadata!.resourceVersion;
     const oldComparable = { ...old, metadata: { ...old.metadata, resourceVersion: undefined } };
-    if (sameContent(oldComparable, validated)) {
+    if (!restChanged && sameContent(headOf(oldComparable), headOf(validated))) {
       return { object: old, unchanged: true, removed: false, warnings: ctx.warnings };
     }
     const removing = validated.metadata!.deletionTimestamp !== undefined && !validated.metadata!.finalizers?.length;
@@ -205,7 +223,7 @@ export class Writer {
     }
     const stored = this.store.put(type.storageKey, validated);
     if (removing) this.store.remove(stored);
-    return { object: validated, unchanged: false, removed: removing, warnings: ctx.warnings };
+    return { object: validated, json: stored.json, unchanged: false, removed: removing, warnings: ctx.warnings };
   }
 
   /**
@@ -316,6 +334,11 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
     return rest;
   };
   return !sameContent(strip(a), strip(b));
+}
+
+/** The members {@link specChanged} leaves out: with it, {@link sameContent} of these decides the whole object's. */
+function headOf(o: KubeObject): KubeObject {
+  return { apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata, status: o.status } as KubeObject;
 }
 
 /**

@@ -478,7 +478,9 @@ spec:
   // Behaviours kubectl exposed as server bugs, now fixed.
   it("replace with an unchanged manifest keeps server defaults and does not bump generation; describe shows port protocols", async () => {
     const manifest = DEPLOYMENT.replaceAll("web", "defaults");
-    await applyText("defaults.yaml", manifest);
+    // Created, not applied: a replace drops apply's last-applied annotation, and a Deployment's
+    // generation counts annotation changes too.
+    await kubectl(["create", "-f", await writeTemp("defaults.yaml", manifest)]);
     assert.equal(peek("apps", "deployments", "defaults")?.metadata?.generation, 1);
     await kubectl(["replace", "-f", await writeTemp("defaults-replace.yaml", manifest)]);
     const after = peek("apps", "deployments", "defaults");

@@ -127,13 +127,41 @@ function printElement(element: PathElement): string {
   }
 }
 
-const ELEMENT_RANK: Record<string, number> = { "f:": 0, "k:": 1, "v:": 2, "i:": 3 };
+/** The sort rank of an element's prefix: `f:`, `k:`, `v:`, `i:`, then anything else. */
+function elementRank(element: PathElement): number {
+  if (element.charCodeAt(1) !== 58 /* ":" */) return 4;
+  switch (element.charCodeAt(0)) {
+    case 102 /* f */:
+      return 0;
+    case 107 /* k */:
+      return 1;
+    case 118 /* v */:
+      return 2;
+    case 105 /* i */:
+      return 3;
+    default:
+      return 4;
+  }
+}
 
 function compareElements(a: PathElement, b: PathElement): number {
-  const rank = (ELEMENT_RANK[a.slice(0, 2)] ?? 4) - (ELEMENT_RANK[b.slice(0, 2)] ?? 4);
+  const rank = elementRank(a) - elementRank(b);
   if (rank !== 0) return rank;
   if (a.startsWith("i:") && b.startsWith("i:")) return Number(a.slice(2)) - Number(b.slice(2));
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Sorts elements in place by {@link compareElements}. Elements of one rank but `i:` compare as
+ * plain strings, so when all share such a rank (a map's `f:` fields, the common case) the
+ * engine's string sort does it, several times faster than a comparator on 100,000s of fields.
+ */
+function sortElements(elements: PathElement[]): PathElement[] {
+  const first = elements[0];
+  if (first === undefined) return elements;
+  const rank = elementRank(first);
+  if (rank !== 3 && elements.every((e) => elementRank(e) === rank)) return elements.sort();
+  return elements.sort(compareElements);
 }
 
 /**
@@ -169,16 +197,32 @@ export class FieldSet {
   }
 
   /**
+   * A set filled path by path, then taken with `build()` (after which `add` must not be
+   * called): as {@link FieldSet.of} without holding every path until the end.
+   */
+  static builder(): { add(path: FieldPath): void; build(): FieldSet } {
+    const set = FieldSet.empty();
+    return { add: (path) => FieldSet.#insert(set, path), build: () => set };
+  }
+
+  /**
    * Reads a FieldsV1 object. Unknown element spellings are skipped, never fatal: stored
    * managedFields must not make an object unwritable.
    */
   static fromFieldsV1(fields: unknown): FieldSet {
     const set = FieldSet.empty();
     if (!isJsonObject(fields)) return set;
-    for (const [raw, inner] of Object.entries(fields)) {
+    for (const raw of Object.keys(fields)) {
       if (raw === ".") continue;
-      const element = normalizeElement(raw);
+      // A field element is its own canonical spelling.
+      const element = raw.startsWith("f:") ? raw : normalizeElement(raw);
       if (element === undefined) continue;
+      const inner = fields[raw];
+      if (!isJsonObject(inner) || hasNoMembers(inner)) {
+        // A leaf (the common case): no child set to build.
+        set.#members.add(element);
+        continue;
+      }
       const child = FieldSet.fromFieldsV1(inner);
       const isMember = !isJsonObject(inner) || Object.hasOwn(inner, ".") || child.isEmpty();
       if (isMember) set.#members.add(element);
@@ -188,31 +232,39 @@ export class FieldSet {
   }
 
   static #insert(set: FieldSet, path: FieldPath): void {
-    const [head, ...rest] = path;
-    if (head === undefined) return;
-    if (rest.length === 0) {
-      set.#members.add(head);
-      return;
+    const last = path.length - 1;
+    if (last < 0) return;
+    let node = set;
+    for (let i = 0; i < last; i++) {
+      const head = path[i]!;
+      let child = node.#children.get(head);
+      if (child === undefined) {
+        child = FieldSet.empty();
+        node.#children.set(head, child);
+      }
+      node = child;
     }
-    let child = set.#children.get(head);
-    if (child === undefined) {
-      child = FieldSet.empty();
-      set.#children.set(head, child);
-    }
-    FieldSet.#insert(child, rest);
+    node.#members.add(path[last]!);
   }
 
   /** The FieldsV1 JSON shape, e.g. `{"f:spec":{"f:replicas":{}}}`. */
   toFieldsV1(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    this.#writeFieldsV1(out);
+    return out;
+  }
+
+  /** Writes this set's FieldsV1 members into `out` (elements never spell `.` or `__proto__`). */
+  #writeFieldsV1(out: Record<string, unknown>): void {
     for (const element of this.#elements()) {
       const child = this.#children.get(element);
       const inner: Record<string, unknown> = {};
-      if (child !== undefined && this.#members.has(element)) inner["."] = {};
-      if (child !== undefined) Object.assign(inner, child.toFieldsV1());
+      if (child !== undefined) {
+        if (this.#members.has(element)) inner["."] = {};
+        child.#writeFieldsV1(inner);
+      }
       out[element] = inner;
     }
-    return out;
   }
 
   /** True when the set holds no path. */
@@ -264,12 +316,15 @@ export class FieldSet {
       const mine = children.get(element);
       children.set(element, mine === undefined ? child : mine.union(child));
     }
-    return new FieldSet(new Set([...this.#members, ...other.#members]), children);
+    const members = new Set(this.#members);
+    for (const member of other.#members) members.add(member);
+    return new FieldSet(members, children);
   }
 
   /** Paths in this set and not in `other` (path by path: removing a parent keeps its children). */
   difference(other: FieldSet): FieldSet {
-    const members = new Set([...this.#members].filter((m) => !other.#members.has(m)));
+    const members = new Set<PathElement>();
+    for (const member of this.#members) if (!other.#members.has(member)) members.add(member);
     const children = new Map<PathElement, FieldSet>();
     for (const [element, child] of this.#children) {
       const theirs = other.#children.get(element);
@@ -303,8 +358,16 @@ export class FieldSet {
   }
 
   #elements(): PathElement[] {
-    return [...new Set([...this.#members, ...this.#children.keys()])].sort(compareElements);
+    const elements = [...this.#members];
+    for (const element of this.#children.keys()) if (!this.#members.has(element)) elements.push(element);
+    return sortElements(elements);
   }
+}
+
+/** True when a JSON object has no own enumerable member (without listing its keys). */
+function hasNoMembers(obj: Record<string, unknown>): boolean {
+  for (const key in obj) if (Object.hasOwn(obj, key)) return false;
+  return true;
 }
 
 /**

@@ -208,12 +208,11 @@ class OpenApiTypes {
   struct(resolved: SwaggerSchema, properties: Record<string, SwaggerSchema>): MapFieldType {
     const fields = new Map<string, FieldType>();
     const field = (name: string): FieldType => {
+      const property = ownProperty(properties, name);
+      // Undeclared fields are untyped: nothing to remember per name.
+      if (property === undefined) return UNTYPED;
       let type = fields.get(name);
-      if (type === undefined) {
-        const property = ownProperty(properties, name);
-        type = property === undefined ? UNTYPED : this.typeOf(property);
-        fields.set(name, type);
-      }
+      if (type === undefined) fields.set(name, (type = this.typeOf(property)));
       return type;
     };
     if (!this.#goTyped) return { kind: "map", field };
@@ -286,11 +285,11 @@ function crdType(schema: SwaggerSchema): FieldType {
     return {
       kind: "map",
       field(name) {
+        const property = ownProperty(properties, name);
+        // Every undeclared member shares the additionalProperties type: nothing to remember per name.
+        if (property === undefined) return additional;
         let type = fields.get(name);
-        if (type === undefined) {
-          const property = ownProperty(properties, name);
-          fields.set(name, (type = property === undefined ? additional : crdType(property)));
-        }
+        if (type === undefined) fields.set(name, (type = crdType(property)));
         return type;
       },
     };

@@ -100,26 +100,38 @@ export function compareObjects(
   types: FieldType | ListTypeLookup,
   skip: FieldFilter = systemFields,
 ): FieldComparison {
-  const ctx: CompareContext = { skip, added: [], modified: [], removed: [] };
+  const ctx: CompareContext = { skip, added: FieldSet.builder(), modified: FieldSet.builder(), removed: FieldSet.builder() };
   const type = typeof types === "function" ? deducedFieldType(types) : types;
   compareMaps(old ?? {}, next, type, [], [], ctx);
-  return { added: FieldSet.of(ctx.added), modified: FieldSet.of(ctx.modified), removed: FieldSet.of(ctx.removed) };
+  return { added: ctx.added.build(), modified: ctx.modified.build(), removed: ctx.removed.build() };
+}
+
+/** Where a path found to be added, modified or removed goes (each set filled as found). */
+interface PathSink {
+  add(path: FieldPath): void;
 }
 
 interface CompareContext {
   skip: FieldFilter;
-  added: FieldPath[];
-  modified: FieldPath[];
-  removed: FieldPath[];
+  added: PathSink & { build(): FieldSet };
+  modified: PathSink & { build(): FieldSet };
+  removed: PathSink & { build(): FieldSet };
 }
 
 function compareMaps(lhs: JsonObject, rhs: JsonObject, type: FieldType, names: readonly string[], path: FieldPath, ctx: CompareContext): void {
-  const keys = new Set([...Object.keys(lhs), ...Object.keys(rhs)]);
-  for (const key of keys) {
-    const childNames = [...names, key];
-    if (ctx.skip(childNames)) continue;
-    compareNodes(getMember(lhs, key), getMember(rhs, key), fieldTypeAt(type, key), childNames, [...path, fieldElement(key)], ctx);
-  }
+  // Every key of either side once: lhs's keys, then rhs's new ones.
+  for (const key of Object.keys(lhs)) compareMember(lhs, rhs, key, type, names, path, ctx);
+  for (const key of Object.keys(rhs)) if (!Object.hasOwn(lhs, key)) compareMember(lhs, rhs, key, type, names, path, ctx);
+}
+
+function compareMember(lhs: JsonObject, rhs: JsonObject, key: string, type: FieldType, names: readonly string[], path: FieldPath, ctx: CompareContext): void {
+  const l = getMember(lhs, key);
+  const r = getMember(rhs, key);
+  // The same scalar (or null) on both sides adds, changes and removes nothing, whatever its type.
+  if (l === r && (l === null || typeof l !== "object")) return;
+  const childNames = [...names, key];
+  if (ctx.skip(childNames)) return;
+  compareNodes(l, r, fieldTypeAt(type, key), childNames, [...path, fieldElement(key)], ctx);
 }
 
 /** `undefined` = absent; `null` is a value. */
@@ -151,30 +163,36 @@ function compareNodes(lhs: unknown, rhs: unknown, type: FieldType, names: readon
   } else {
     return compareLeaves(lhs, rhs, path, ctx);
   }
-  if (lhs === undefined) ctx.added.push(path);
-  else if (rhs === undefined) ctx.removed.push(path);
+  if (lhs === undefined) ctx.added.add(path);
+  else if (rhs === undefined) ctx.removed.add(path);
 }
 
 function compareLeaves(lhs: unknown, rhs: unknown, path: FieldPath, ctx: CompareContext): void {
-  if (lhs === undefined) ctx.added.push(path);
-  else if (rhs === undefined) ctx.removed.push(path);
-  else if (!jsonEqual(lhs, rhs)) ctx.modified.push(path);
+  if (lhs === undefined) ctx.added.add(path);
+  else if (rhs === undefined) ctx.removed.add(path);
+  else if (!jsonEqual(lhs, rhs)) ctx.modified.add(path);
 }
 
 /** How a node is compared: by its type, or (untyped) by the values; a value of another shape than its type is a leaf. */
 function shapeOf(type: FieldType, lhs: unknown, rhs: unknown): "map" | "list" | "leaf" {
-  const values = [lhs, rhs].filter((v) => v !== undefined && v !== null);
-  const isMap = values.every(isJsonObject);
-  const isList = values.every((v) => Array.isArray(v));
   if (type.kind === "leaf") return "leaf";
+  // Absent and null values take no part: the shape is what every present value is.
+  const l = lhs !== undefined && lhs !== null;
+  const r = rhs !== undefined && rhs !== null;
+  const isMap = (!l || isJsonObject(lhs)) && (!r || isJsonObject(rhs));
+  const isList = (!l || Array.isArray(lhs)) && (!r || Array.isArray(rhs));
   if (type.kind === "map") return isMap ? "map" : "leaf";
   if (type.kind === "list") return isList ? "list" : "leaf";
-  if (values.length === 0) return "leaf";
+  if (!l && !r) return "leaf";
   return isMap ? "map" : isList ? "list" : "leaf";
 }
 
 function isEmptyOrAbsent(value: unknown[] | JsonObject | undefined): boolean {
-  return value === undefined || (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
+  if (value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  // Without listing the keys: a map can have 100,000s.
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 /**

@@ -17,7 +17,11 @@ import type { JsonSchema } from "./schema-node.ts";
 
 /** What {@link pruneUnknownFields} returns. */
 export interface PruneResult {
-  /** A new object holding only the declared (or preserved) fields. */
+  /**
+   * A new object holding only the declared (or preserved) fields. Subtrees kept whole by
+   * `x-kubernetes-preserve-unknown-fields` (or `additionalProperties: true`) and the root's
+   * `metadata.managedFields` are the input's own, not copies; everything else is new.
+   */
   object: KubeObject;
   /**
    * The paths of the dropped fields in traversal order, e.g. `spec.x`, `spec.items[0].name`.
@@ -43,7 +47,9 @@ export interface PruneResult {
  *   `metadata` as at the root.
  * - Scalars are never touched, so `x-kubernetes-int-or-string` values (int or string) pass as is;
  *   a value whose type does not match the schema is left for validation to report.
- * - The input is not modified.
+ * - The input is not modified. Subtrees kept whole (preserved unknown fields) are shared with
+ *   it rather than copied: a large preserved body costs no copy. The writer hands over bodies
+ *   it owns and never changes such a subtree in place afterwards.
  *
  * Caveats: like the apiserver, an object schema with no `properties`, no `additionalProperties`
  * and no `x-kubernetes-preserve-unknown-fields` drops every member (e.g. a bare
@@ -92,11 +98,11 @@ export function copyJson<T>(value: T): T {
 
 function pruneValue(value: unknown, schema: JsonSchema | undefined, path: string, pruned: string[]): unknown {
   if (schema !== undefined && preservesUnknownFields(schema) && !describesStructure(schema)) {
-    return copyJson(value);
+    return value;
   }
   if (Array.isArray(value)) {
     const items = subSchema(schema, "items");
-    if (items === undefined && preservesUnknownFields(schema)) return copyJson(value);
+    if (items === undefined && preservesUnknownFields(schema)) return value;
     return value.map((element, i) => pruneValue(element, items, indexPath(path, i), pruned));
   }
   if (isJsonObject(value)) return pruneObject(value, schema, path, pruned, false);
@@ -119,17 +125,29 @@ function pruneObject(
     const value = obj[key];
     const declared = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (keepMeta && RESOURCE_META_FIELDS.has(key)) {
-      setMember(out, key, copyJson(value));
+      setMember(out, key, isRoot && key === "metadata" ? copyMetadata(value) : copyJson(value));
     } else if (declared !== undefined) {
       setMember(out, key, pruneValue(value, declared, childPath(path, key), pruned));
     } else if (additional === true || (additional === undefined && preserve)) {
-      setMember(out, key, copyJson(value));
+      setMember(out, key, value);
     } else if (additional !== undefined) {
       setMember(out, key, pruneValue(value, additional, childPath(path, key), pruned));
     } else {
       pruned.push(childPath(path, key));
     }
   }
+  return out;
+}
+
+/**
+ * A copy of the root's `metadata`, but for its `managedFields`, which are shared: the writer
+ * changes metadata members in place, never managedFields entries, and those can be large (one
+ * FieldsV1 member per field of the object).
+ */
+function copyMetadata(value: unknown): unknown {
+  if (!isJsonObject(value)) return copyJson(value);
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) setMember(out, key, key === "managedFields" ? value[key] : copyJson(value[key]));
   return out;
 }
 
