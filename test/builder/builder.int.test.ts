@@ -81,14 +81,18 @@ describe("Builder.reconcile against LocalCluster", () => {
   });
 
   it("corrects manual drift and keeps another manager's label", async () => {
-    await raw(cluster.url, "PATCH", `/apis/apps/v1/namespaces/${NS}/statefulsets/server?fieldManager=kubectl-edit`, { spec: { replicas: 5 }, metadata: { labels: { "team": "storage" } } }, "application/merge-patch+json");
-    await raw(cluster.url, "PATCH", `/api/v1/namespaces/${NS}/services/server?fieldManager=kubectl-edit`, [{ op: "replace", path: "/spec/ports/0/port", value: 9999 }, { op: "replace", path: "/spec/ports/0/name", value: "debug" }], "application/json-patch+json");
+    const edited = await raw(cluster.url, "PATCH", `/apis/apps/v1/namespaces/${NS}/statefulsets/server?fieldManager=kubectl-edit`, { spec: { replicas: 5 }, metadata: { labels: { "team": "storage" } } }, "application/merge-patch+json");
+    assert.equal(edited.code, 200, edited.text);
+    assert.equal(edited.body.spec.replicas, 5);
+    const rekeyed = await raw(cluster.url, "PATCH", `/api/v1/namespaces/${NS}/services/server?fieldManager=kubectl-edit`, [{ op: "replace", path: "/spec/ports/0/port", value: 9999 }, { op: "replace", path: "/spec/ports/0/name", value: "debug" }], "application/json-patch+json");
+    assert.equal(rekeyed.code, 200, rekeyed.text);
     cluster.requests.clear();
     const result = await new Builder({ client, owner, labels: { "app.kubernetes.io/part-of": "demo" } })
       .configMap(config({ "app.properties": "threads=8" })).secret(secret()).configMap(otherConfig())
       .statefulSet(server()).deployment(web()).service(serverService()).reconcile();
     const changed = result.objects.filter((o) => o.action !== "unchanged");
-    assert.deepEqual(changed.map((o) => `${o.action} ${o.kind}/${o.name}`), ["updated StatefulSet/server", "updated Service/server"]);
+    assert.deepEqual(changed.map((o) => `${o.action} ${o.kind}/${o.name}`), ["updated StatefulSet/server", "updated Service/server"],
+      JSON.stringify(result.objects.map((o) => [o.kind, o.name, o.action, o.reason])));
     assert.match(changed[0]!.reason ?? "", /drifted/);
     const sts = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/server`);
     assert.equal(sts.spec.replicas, 2);
