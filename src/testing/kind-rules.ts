@@ -13,7 +13,6 @@ import { isRbacType, rbacCauses } from "./rbac/rbac-validation.ts";
 import { builtinCauses } from "./kinds/validation.ts";
 import { createDefaults as kindCreateDefaults, fieldDefaults as kindFieldDefaults } from "./kinds/defaulting.ts";
 import { decodeBody, decodeDeferred, reportDeferred } from "./openapi/decode-body.ts";
-export { keyFieldDefaults } from "./kinds/defaulting.ts";
 export { applyConfigurationError, checkPatchedObject, decodeBody } from "./openapi/decode-body.ts";
 
 /** Context for kind rules. */

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { builtinResourceTypes } from "../../src/testing/builtin-kinds.ts";
-import { createDefaults, fieldDefaults, keyFieldDefaults } from "../../src/testing/kinds/defaulting.ts";
+import { createDefaults, fieldDefaults } from "../../src/testing/kinds/defaulting.ts";
 import type { DefaultingContext } from "../../src/testing/kinds/defaulting.ts";
 import { imageTag } from "../../src/testing/kinds/defaults/pod-spec.ts";
 import { qosClass } from "../../src/testing/kinds/defaults/pod.ts";
@@ -243,12 +243,5 @@ describe("more defaults kube-apiserver applies", () => {
     assert.equal(pvc.spec.volumeMode, "Filesystem");
     assert.deepEqual(pvc.metadata.finalizers, ["kubernetes.io/pvc-protection"]);
     assert.deepEqual(pvc.status, { phase: "Pending" });
-  });
-
-  it("names apply configurations' ports with the defaulted protocol, in every pod template", () => {
-    const type = typeOf("batch", "CronJob");
-    const cj = { spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: "c", ports: [{ containerPort: 80 }] }] } } } } } } as Obj;
-    keyFieldDefaults(type, cj as KubeObject);
-    assert.equal(cj.spec.jobTemplate.spec.template.spec.containers[0].ports[0].protocol, "TCP");
   });
 });

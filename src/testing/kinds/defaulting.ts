@@ -14,7 +14,6 @@ import type { RuleContext } from "../kind-rules.ts";
 import type { DefaultingContext } from "./defaults/index.ts";
 import { kindDefaults } from "./defaults/index.ts";
 import type { Obj } from "./defaults/types.ts";
-import { itemsAt, objectAt } from "./defaults/types.ts";
 
 export type { DefaultingContext } from "./defaults/index.ts";
 
@@ -34,38 +33,4 @@ export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleCon
 export function fieldDefaults(type: ResourceType, obj: KubeObject): void {
   if (!type.builtin) return;
   kindDefaults(type.group, type.kind)?.decode?.(obj as Obj, type.version);
-}
-
-/**
- * Defaults of list-map key fields (`protocol` of container and Service ports), for a server-side
- * apply configuration: structured-merge-diff names list items by their keys with these
- * defaults filled in, so an applied port without `protocol` is the live `TCP` port.
- */
-export function keyFieldDefaults(type: ResourceType, obj: KubeObject): void {
-  if (!type.builtin) return;
-  const o = obj as Obj;
-  if (type.group === "" && type.kind === "Service") {
-    for (const p of itemsAt(objectAt(o, "spec"), "ports")) p.protocol ??= "TCP";
-    return;
-  }
-  const spec = podSpecOf(type.kind, o);
-  if (!spec) return;
-  for (const c of [...itemsAt(spec, "initContainers"), ...itemsAt(spec, "containers"), ...itemsAt(spec, "ephemeralContainers")]) {
-    for (const p of itemsAt(c, "ports")) p.protocol ??= "TCP";
-  }
-}
-
-/** Where each kind holding a PodSpec keeps it. */
-const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
-  Pod: ["spec"],
-  PodTemplate: ["template", "spec"],
-  CronJob: ["spec", "jobTemplate", "spec", "template", "spec"],
-};
-
-/** The PodSpec of a Pod, a PodTemplate or a workload's template, if any. */
-function podSpecOf(kind: string, obj: Obj): Obj | undefined {
-  const path = POD_SPEC_PATHS[kind] ?? ["spec", "template", "spec"];
-  let at: Obj | undefined = obj;
-  for (const key of path) at = objectAt(at, key);
-  return at;
 }
