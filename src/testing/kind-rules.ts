@@ -12,7 +12,6 @@ import { updateCauses } from "./immutable-fields.ts";
 import { isRbacType, rbacCauses } from "./rbac/rbac-validation.ts";
 import { builtinCauses } from "./kinds/validation.ts";
 import { createDefaults as kindCreateDefaults, fieldDefaults as kindFieldDefaults } from "./kinds/defaulting.ts";
-import { decodeBody, decodeDeferred, reportDeferred } from "./openapi/decode-body.ts";
 export { applyConfigurationError, checkPatchedObject, decodeBody } from "./openapi/decode-body.ts";
 
 /** Context for kind rules. */
@@ -29,27 +28,20 @@ export interface RuleContext {
 }
 
 /**
- * Fills server-side defaults of a new object (after metadata is set). A built-in object is
- * first decoded as kube-apiserver decodes a body, before it defaults (see {@link decodeBody}).
+ * Fills server-side defaults of a new object (after metadata is set). The write path has
+ * decoded the body first (`decodeBody`), as kube-apiserver does before it defaults.
  */
 export function createDefaults(type: ResourceType, obj: KubeObject, ctx: RuleContext): void {
-  decodeBody(type, obj, ctx);
   kindCreateDefaults(type, obj, ctx);
 }
 
-/**
- * Field defaults applied to every decoded body of an update. A built-in object is decoded
- * first (see {@link decodeDeferred}); its unknown fields are answered by the
- * {@link validateObject} call that follows, which has the {@link RuleContext}.
- */
+/** Field defaults applied to every decoded body (see `decodeBody`). */
 export function fieldDefaults(type: ResourceType, obj: KubeObject): void {
-  decodeDeferred(type, obj);
   kindFieldDefaults(type, obj);
 }
 
 /** Validates a new or updated object; throws 422/400 as the API server would. */
 export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObject | undefined, ctx: RuleContext): KubeObject {
-  reportDeferred(type, obj, ctx);
   const name = obj.metadata?.name ?? "";
   const causes: StatusCause[] = validateOwnerReferences(obj);
   if (causes.length) throw invalid(type.kind, type.group, name, causes);

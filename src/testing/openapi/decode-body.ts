@@ -5,9 +5,8 @@
  * wrong type with a 400; for patches, the 422 on `patch`; for server-side apply, the 500 of its
  * typed conversion.
  *
- * Expected flow: create → {@link decodeBody} (via `createDefaults`); update → {@link decodeDeferred}
- * (via `fieldDefaults`, which has no context) then {@link reportDeferred} (via `validateObject`).
- * Custom resources are left alone: their schema prunes them (`crd/prune.ts`).
+ * The write path (`Writer.create` and `Writer.update`) calls {@link decodeBody} on every body
+ * before anything else. Custom resources are left alone: their schema prunes them (`crd/prune.ts`).
  */
 import type { KubeObject, ResourceType } from "../resource-type.ts";
 import type { RuleContext } from "../kind-rules.ts";
@@ -18,9 +17,6 @@ import { goTypeOfKind } from "./decode-schema.ts";
 import type { GoType } from "./decode-schema.ts";
 import { decodeBuiltin, strictDecodingError, unknownFieldWarning } from "./decode-builtin.ts";
 import { typedPatchError } from "./decode-apply.ts";
-
-/** Unknown fields {@link decodeDeferred} found, until {@link reportDeferred} answers them. */
-const deferredUnknownFields = new WeakMap<KubeObject, string[]>();
 
 /**
  * Built-in kinds served at several versions that LocalCluster stores without converting
@@ -84,23 +80,6 @@ function answerUnknownFields(type: ResourceType, unknownFields: string[], ctx: R
  */
 export function decodeBody(type: ResourceType, obj: KubeObject, ctx: RuleContext): void {
   answerUnknownFields(type, decodeInPlace(type, obj), ctx);
-}
-
-/**
- * As {@link decodeBody} without a context: type errors throw at once, unknown fields wait for
- * {@link reportDeferred} on the same object.
- */
-export function decodeDeferred(type: ResourceType, obj: KubeObject): void {
-  const unknownFields = decodeInPlace(type, obj);
-  if (unknownFields.length) deferredUnknownFields.set(obj, unknownFields);
-}
-
-/** Answers the unknown fields {@link decodeDeferred} found in `obj` (once). */
-export function reportDeferred(type: ResourceType, obj: KubeObject, ctx: RuleContext): void {
-  const unknownFields = deferredUnknownFields.get(obj);
-  if (unknownFields === undefined) return;
-  deferredUnknownFields.delete(obj);
-  answerUnknownFields(type, unknownFields, ctx);
 }
 
 /**
