@@ -157,6 +157,12 @@ describe("sharded controllers driven bucket by bucket (review)", () => {
     const second = await dataAppIn(ns, "app", (b) => b !== served);
     const facade = router.informers().find((f) => f.by === "uid")!;
     await waitFor(() => facade.get("app", ns) === undefined, "this replica to see the first object gone");
+    // Finding a UID in another bucket may take several creates; the reconcile's reads must be past
+    // all of them (an earlier one lies in the served bucket and would rightly be written for).
+    await waitFor(async () => {
+      const seen = await cache.get({ ...DataApp, namespace: ns, name: "app" });
+      return seen === undefined || seen.metadata?.uid === second.metadata!.uid;
+    }, "the reconcile's cache to see only the new object");
     release();
     await waitFor(() => outcome !== undefined, "the reconcile to end");
     const cm = await raw(cluster.url, "GET", `/api/v1/namespaces/${ns}/configmaps/for-${second.metadata!.uid}`);
