@@ -10,7 +10,7 @@
  */
 import objectHash from "object-hash";
 import { hash } from "node:crypto";
-import { canonicalJson } from "../src/hash/canonical.ts";
+import { canonicalJson } from "../src/util/canonical-json.ts";
 
 type Hasher = (value: object) => string;
 interface Stability { reorderedKeys: boolean; sharedReferences: boolean; undefinedMember: boolean }

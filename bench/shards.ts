@@ -48,7 +48,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ResourceClient } from "../src/index.ts";
 import { LocalCluster } from "../src/testing/index.ts";
-import { bucketOfUid } from "../src/sharding/buckets.ts";
+import { bucketOfUid } from "../src/cache/shard-buckets.ts";
 import { ShardOwner, configMapOf, createOwners, installShardOwner } from "../test/sharding/procs/owner.ts";
 import { overlaps, readLog, spans } from "../test/sharding/procs/reconcile-log.ts";
 import type { ReplicaStats } from "../test/sharding/procs/protocol.ts";

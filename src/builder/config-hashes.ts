@@ -17,8 +17,8 @@ import type { KubeObject, ObjectReader, ObjectRef } from "../client/types.ts";
 import { ForbiddenError, isNotFound, OperatorRuntimeError } from "../errors.ts";
 import { configDataHash, findConfigReferences, withConfigHashes } from "../hash/index.ts";
 import type { ConfigReference } from "../hash/index.ts";
-import type { ObjectResult } from "./reconcile-result.ts";
-import { describeObject } from "./reconcile-result.ts";
+import type { ObjectResult } from "../controller/results.ts";
+import { describeObject } from "../controller/results.ts";
 
 /** What the config phase of this pass did: each desired ConfigMap/Secret's hash and outcome. */
 export class ConfigOutcomes {

@@ -10,8 +10,8 @@
 import type { KubeObject } from "../client/types.ts";
 import type { ModelObject } from "../kinds/model-object.ts";
 import { NotOwnedError } from "../errors.ts";
-import { isControlledBy } from "../store/prune.ts";
-import { isRetainedBy, RETAINED_BY_ANNOTATION } from "../store/retained.ts";
+import { isControlledBy } from "../controller/controller-ref.ts";
+import { isRetainedBy, RETAINED_BY_ANNOTATION } from "../cache/retained.ts";
 
 export { RETAINED_BY_ANNOTATION };
 

@@ -8,9 +8,9 @@ import { BuilderValidationError } from "../errors.ts";
 import { hashObject } from "../hash/index.ts";
 import type { SameScalar } from "./scalars.ts";
 import { type ListKinds, matchingItems, POSITIONAL } from "./list-items.ts";
-import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
-import { OWNER_UID_LABEL } from "../store/owned-objects.ts";
-import { bucketOfUid, SHARD_BUCKET_LABEL } from "../sharding/buckets.ts";
+import { RETAINED_BY_ANNOTATION } from "../cache/retained.ts";
+import { OWNER_UID_LABEL } from "./owned-objects.ts";
+import { bucketOfUid, SHARD_BUCKET_LABEL } from "../cache/shard-buckets.ts";
 import { setMember } from "../util/own-member.ts";
 import { cloneJson } from "../util/clone-json.ts";
 

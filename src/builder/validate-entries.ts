@@ -5,9 +5,9 @@
  */
 import type { KubeObject } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
-import { InternalStore } from "../store/internal-store.ts";
+import { InternalStore } from "./desired-inventory.ts";
 import { checkJson, checkLabels, labelValue, problem } from "../../builders/index.ts";
-import type { BuilderEntry, BuilderOptions } from "./builder.ts";
+import type { BuilderEntry, BuilderOptions } from "./options.ts";
 import { controllerReference } from "./desired.ts";
 import { knownScope, namespaceOptionProblems, placementProblems } from "./ownership.ts";
 

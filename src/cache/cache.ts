@@ -5,7 +5,7 @@ import type { Kind, KindRef, KubeObject, ListOptions, ObjectRef, OwnerIndexedRea
 import { OperatorRuntimeError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
-import type { Runnable } from "../manager/runnable.ts";
+import type { Runnable } from "../util/runnable.ts";
 import type { ReflectorTimings } from "./backoff.ts";
 import { abortable } from "./abortable.ts";
 import { fieldSelectorMatcher } from "./field-selector.ts";

@@ -4,7 +4,7 @@ import type { ResourceClient } from "../client/resource-client.ts";
 import type { Kind, KindRef, KubeObject } from "../client/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
-import type { Runnable } from "../manager/runnable.ts";
+import type { Runnable } from "../util/runnable.ts";
 import type { ReflectorTimings } from "./backoff.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import { abortable } from "./abortable.ts";

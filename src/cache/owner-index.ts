@@ -3,7 +3,7 @@
  * controls them, so that one owner's children are found without looking at anyone else's.
  */
 import type { KubeObject } from "../client/types.ts";
-import { RETAINED_BY_ANNOTATION } from "../store/retained.ts";
+import { RETAINED_BY_ANNOTATION } from "./retained.ts";
 import type { Informer } from "./types.ts";
 
 /**

@@ -5,7 +5,7 @@
 import type { KindRef, KubeObject } from "../client/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
-import { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketLabelSelector, bucketOfUid, bucketRanges } from "../sharding/buckets.ts";
+import { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketLabelSelector, bucketOfUid, bucketRanges } from "./shard-buckets.ts";
 import { formatShardSelector } from "../util/shard-range.ts";
 import { abortable } from "./abortable.ts";
 import { delegatesOwnerIndex } from "./owner-index.ts";

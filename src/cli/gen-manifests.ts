@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { Manager } from "../manager/manager.ts";
-import type { GenCommand } from "./gen.ts";
+import type { GenCommand } from "./gen-command.ts";
 import { nameOf, parseModuleArgs, rbacObjects, toYaml } from "./gen-rbac.ts";
 import { GenerateError, loadOperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";

@@ -8,7 +8,7 @@ import type { KubeObject } from "../kinds/kube-object.ts";
 import { rbacRules } from "../rbac/rules.ts";
 import { rbacManifests } from "../rbac/manifests.ts";
 import { OperatorRuntimeError } from "../errors.ts";
-import type { GenCommand } from "./gen.ts";
+import type { GenCommand } from "./gen-command.ts";
 import { GenerateError, loadOperatorModule } from "./operator-module.ts";
 import type { OperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";

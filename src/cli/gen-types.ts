@@ -18,7 +18,7 @@ import { kindDeclarations } from "./crd-types/kind-declarations.ts";
 import type { KindDeclarations } from "./crd-types/kind-declarations.ts";
 import { schemaCompiler } from "./crd-types/schema-compiler.ts";
 import { typesModule } from "./crd-types/types-module.ts";
-import type { GenCommand } from "./gen.ts";
+import type { GenCommand } from "./gen-command.ts";
 import { UsageError } from "./usage-error.ts";
 
 /** `operator-runtime gen types --help`. */

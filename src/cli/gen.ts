@@ -6,19 +6,8 @@ import { genTypes } from "./gen-types.ts";
 import { UsageError } from "./usage-error.ts";
 import { genRbac } from "./gen-rbac.ts";
 import { genManifests } from "./gen-manifests.ts";
-
-/** One `gen` subcommand. */
-export interface GenCommand {
-  /** One line for `operator-runtime gen --help`. */
-  readonly summary: string;
-  /** Its `--help` text. */
-  readonly usage: string;
-  /**
-   * Runs it with the arguments after its name; resolves with the exit code. Throws a
-   * {@link UsageError} for a bad command line (the CLI prints it with `usage` and exits 2).
-   */
-  run(args: readonly string[]): Promise<number>;
-}
+import type { GenCommand } from "./gen-command.ts";
+export type { GenCommand } from "./gen-command.ts";
 
 /** The `gen` subcommands, by name. */
 export const GEN_COMMANDS: Readonly<Record<string, GenCommand>> = {

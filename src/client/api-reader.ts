@@ -1,11 +1,19 @@
 /** ApiReader: the ObjectReader that reads straight from the API server (no cache). */
 import { ignoreNotFound } from "../errors.ts";
-import type { ResourceClient } from "./resource-client.ts";
 import type { Kind, KubeObject, ListOptions, ObjectReader, ObjectRef } from "./types.ts";
 import { argumentError } from "../util/check-args.ts";
 
 /**
- * Reads objects through a {@link ResourceClient}: `get` answers undefined for a missing object,
+ * What an {@link ApiReader} reads through: a `ResourceClient` (declared here by shape, so this
+ * file does not import the client that constructs it).
+ */
+export interface ReadingClient {
+  get<T extends KubeObject = KubeObject>(ref: ObjectRef<T>): Promise<T>;
+  listAll<T extends KubeObject = KubeObject>(kind: Kind<T>, options?: ListOptions): Promise<{ items: T[] }>;
+}
+
+/**
+ * Reads objects through a `ResourceClient`: `get` answers undefined for a missing object,
  * `list` follows every page. Each call is one or more API requests; an informer cache is the
  * cheaper {@link ObjectReader} in steady state.
  *
@@ -21,9 +29,9 @@ import { argumentError } from "../util/check-args.ts";
  * ```
  */
 export class ApiReader implements ObjectReader {
-  readonly #client: ResourceClient;
+  readonly #client: ReadingClient;
 
-  constructor(client: ResourceClient) {
+  constructor(client: ReadingClient) {
     if (typeof client?.listAll !== "function") throw argumentError("new ApiReader(client)", "client", "a ResourceClient", client);
     this.#client = client;
   }

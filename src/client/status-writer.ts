@@ -4,7 +4,7 @@ import { setCondition } from "./conditions.ts";
 import type { Condition } from "./conditions.ts";
 import type { ResourceClient } from "./resource-client.ts";
 import type { KubeObject } from "./types.ts";
-import { canonicalJson } from "../hash/canonical.ts";
+import { canonicalJson } from "../util/canonical-json.ts";
 import { mergePatch } from "../util/merge-patch.ts";
 import { argumentError, checkKubeObject, checkObject } from "../util/check-args.ts";
 

@@ -15,7 +15,7 @@
 import type { KubeObject, OwnerReference } from "../kinds/kube-object.ts";
 import type { ModelObject } from "../kinds/model-object.ts";
 import { OperatorRuntimeError } from "../errors.ts";
-import { checkObject } from "../util/check-args.ts";
+import { checkObject, checkOwner } from "../util/check-args.ts";
 
 const OWNER = "a Kubernetes object (with apiVersion, kind, metadata.name and metadata.uid)";
 const OWNER_HINT = "Pass the owner object as read from the API server, not its name or UID";
@@ -126,4 +126,24 @@ export function setControllerReference<T extends KubeObject>(owner: ModelObject,
   const at = refs.findIndex(same);
   meta.ownerReferences = at >= 0 ? refs.map((r, i) => (i === at ? ref : r)) : [...refs, ref];
   return obj;
+}
+
+/**
+ * Whether `owner` is `obj`'s controller: `obj` has a controller ownerReference carrying the
+ * owner's UID. Takes the owner object as read (only its `metadata.uid` is compared; plain JSON
+ * and client-node model objects alike).
+ *
+ * Errors: a TypeError naming the parameter when `obj` is not an object or `owner` is not an
+ * object with `metadata.uid` (a UID string, the signature before 0.1; an owner not yet created).
+ *
+ * @example
+ * ```ts
+ * const mine = (await cache.list(Card, { namespace })).filter((card) => isControlledBy(card, greeting));
+ * ```
+ */
+export function isControlledBy(obj: ModelObject, owner: ModelObject): boolean {
+  checkObject("isControlledBy(obj, owner)", "obj", obj, "a Kubernetes object");
+  checkOwner("isControlledBy(obj, owner)", "owner", owner, "Since 0.1, pass the owner object, not its UID");
+  const uid = owner.metadata!.uid!;
+  return (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid);
 }

@@ -9,7 +9,7 @@ import { conditionTypeProblem } from "../client/conditions.ts";
 import type { Informer } from "../cache/types.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
-import type { Runnable } from "../manager/runnable.ts";
+import type { Runnable } from "../util/runnable.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import type { MetricsProvider } from "./metrics-hooks.ts";
 import { noopMetrics } from "./metrics-hooks.ts";
@@ -18,15 +18,15 @@ import type { ReconcileAction, Reconciler, Request } from "./reconciler.ts";
 import { keyOf, requestOf } from "./reconciler.ts";
 import { WorkQueue } from "./work-queue.ts";
 import { retryAfterMs } from "./retry-after.ts";
-import type { Clock } from "./clock.ts";
-import { realClock } from "./clock.ts";
+import type { Clock } from "../util/clock.ts";
+import { realClock } from "../util/clock.ts";
 import { runWithWriteGate } from "../client/write-gate.ts";
 import type { WriteGate } from "../client/write-gate.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import { TERMINAL_CONDITION_TYPE, TerminalErrors, isTerminalError } from "./terminal-errors.ts";
 import type { TerminalErrorOptions } from "./terminal-errors.ts";
-import type { ControllerAccess } from "../rbac/access.ts";
-import { bucketOfUid } from "../sharding/buckets.ts";
+import type { ControllerAccess } from "./access.ts";
+import { bucketOfUid } from "../cache/shard-buckets.ts";
 import { checkKindRef, checkKubeObject, checkObject } from "../util/check-args.ts";
 
 /**

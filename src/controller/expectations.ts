@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { Informer } from "../cache/types.ts";
-import type { Clock } from "./clock.ts";
-import { realClock } from "./clock.ts";
+import type { Clock } from "../util/clock.ts";
+import { realClock } from "../util/clock.ts";
 import { controllerOf } from "./controller-ref.ts";
 import { checkObject } from "../util/check-args.ts";
 

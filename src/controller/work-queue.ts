@@ -1,8 +1,8 @@
 /**
  * De-duplicating, delaying, rate-limited queue of keys that hands each key to one worker at a time.
  */
-import { realClock } from "./clock.ts";
-import type { Clock } from "./clock.ts";
+import { realClock } from "../util/clock.ts";
+import type { Clock } from "../util/clock.ts";
 import { noopMetrics } from "./metrics-hooks.ts";
 import type { WorkQueueMetrics } from "./metrics-hooks.ts";
 import { defaultControllerRateLimiter } from "./rate-limiter.ts";

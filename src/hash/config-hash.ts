@@ -13,7 +13,7 @@
  */
 import { hash } from "node:crypto";
 import type { KubeObject } from "../client/types.ts";
-import { hashObject } from "./canonical.ts";
+import { hashObject } from "../util/canonical-json.ts";
 import { configReferenceKey, findConfigReferences } from "./config-references.ts";
 import type { ConfigReference } from "./config-references.ts";
 import { argumentError, checkObject } from "../util/check-args.ts";

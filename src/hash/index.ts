@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-export { canonicalJson, hashObject, shortHash } from "./canonical.ts";
+export { canonicalJson, hashObject, shortHash } from "../util/canonical-json.ts";
 export {
   configDataHash,
   configHashEnvName,

@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OperatorRuntimeError } from "../errors.ts";
-import type { Runnable } from "./runnable.ts";
+import type { Runnable } from "../util/runnable.ts";
 import type { Metrics } from "./metrics.ts";
 import { checkObject } from "../util/check-args.ts";
 

@@ -5,8 +5,8 @@
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { KindRef } from "../kinds/kind.ts";
 import type { Controller } from "../controller/controller.ts";
-import type { Verb } from "./access.ts";
-import { VERBS, WATCH_VERBS } from "./access.ts";
+import type { Verb } from "../controller/access.ts";
+import { VERBS, WATCH_VERBS } from "../controller/access.ts";
 import { resourceResolver } from "./resources.ts";
 import { checkObject } from "../util/check-args.ts";
 

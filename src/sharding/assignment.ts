@@ -1,5 +1,5 @@
 /** Which member serves which bucket: rendezvous (highest-random-weight) hashing with bounded load over the live members. */
-import { SHARD_BUCKETS } from "./buckets.ts";
+import { SHARD_BUCKETS } from "../cache/shard-buckets.ts";
 import { fnv1a64, mix64 } from "./hash.ts";
 
 /**

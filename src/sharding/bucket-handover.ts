@@ -1,5 +1,5 @@
 /** One member's side of the handover: which buckets it claims, serves and drains, and when it calls the handler. */
-import type { Clock } from "../controller/clock.ts";
+import type { Clock } from "../util/clock.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import type { ShardHandler } from "./ring-options.ts";

@@ -26,7 +26,7 @@
  */
 export { RingMembership } from "./ring-membership.ts";
 export type { RingMembershipOptions, ShardHandler, RingLostReason } from "./ring-options.ts";
-export { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketOfUid, bucketRange, bucketRanges, bucketLabelSelector, shardBucketLabels } from "./buckets.ts";
-export type { HashRange } from "./buckets.ts";
+export { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketOfUid, bucketRange, bucketRanges, bucketLabelSelector, shardBucketLabels } from "../cache/shard-buckets.ts";
+export type { HashRange } from "../cache/shard-buckets.ts";
 export { assignBuckets, rendezvousScore } from "./assignment.ts";
 export { RING_LABEL, SERVING_ANNOTATION, CLAIMING_ANNOTATION, LEAVING_ANNOTATION, BUCKETS_ANNOTATION, memberLeaseName } from "./ring-lease.ts";

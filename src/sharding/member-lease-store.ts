@@ -2,8 +2,8 @@
 import type { ResourceClient } from "../client/resource-client.ts";
 import { AlreadyExistsError, ConflictError, NotFoundError, OperatorRuntimeError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
-import { LEASE_KIND } from "../manager/lease-record.ts";
-import type { Lease } from "../manager/lease-record.ts";
+import { LEASE_KIND } from "../lease/lease-record.ts";
+import type { Lease } from "../lease/lease-record.ts";
 import { memberLease } from "./ring-lease.ts";
 
 /**

@@ -1,7 +1,7 @@
 /** A ring member's Lease: its name, labels, and the buckets it publishes as serving, claiming or leaving. */
 import { OperatorRuntimeError } from "../errors.ts";
-import { holdingLease } from "../manager/lease-record.ts";
-import type { Lease } from "../manager/lease-record.ts";
+import { holdingLease } from "../lease/lease-record.ts";
+import type { Lease } from "../lease/lease-record.ts";
 import { fnv1a64 } from "./hash.ts";
 
 /**

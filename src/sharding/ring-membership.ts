@@ -1,16 +1,16 @@
 /** Membership in a ring of replicas that split the hash space: a Lease per member, the bucket assignment, and the safe handover of buckets. */
 import { SharedInformer } from "../cache/informer.ts";
-import { realClock } from "../controller/clock.ts";
-import type { Clock } from "../controller/clock.ts";
+import { realClock } from "../util/clock.ts";
+import type { Clock } from "../util/clock.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
-import { CallbackSet } from "../manager/callback-set.ts";
-import { LEASE_KIND } from "../manager/lease-record.ts";
-import type { Lease } from "../manager/lease-record.ts";
-import type { Runnable } from "../manager/runnable.ts";
+import { CallbackSet } from "../lease/callback-set.ts";
+import { LEASE_KIND } from "../lease/lease-record.ts";
+import type { Lease } from "../lease/lease-record.ts";
+import type { Runnable } from "../util/runnable.ts";
 import { assignBuckets } from "./assignment.ts";
-import { SHARD_BUCKETS } from "./buckets.ts";
+import { SHARD_BUCKETS } from "../cache/shard-buckets.ts";
 import { BucketHandover, lostMembership } from "./bucket-handover.ts";
 import { MemberLeaseStore, changedUnderUs } from "./member-lease-store.ts";
 import type { Published } from "./member-lease-store.ts";

@@ -1,7 +1,7 @@
 /** The options of RingMembership and the callbacks through which it hands buckets to the sharded Manager. */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ResourceClient } from "../client/resource-client.ts";
-import type { Clock } from "../controller/clock.ts";
+import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../log/logger.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** What one member knows of the others: their Leases as last seen, whether each is live by the local clock, and what each publishes. */
-import { LeaseObservation } from "../manager/lease-observation.ts";
-import type { Lease } from "../manager/lease-record.ts";
+import { LeaseObservation } from "../lease/lease-observation.ts";
+import type { Lease } from "../lease/lease-record.ts";
 import { CLAIMING_ANNOTATION, LEAVING_ANNOTATION, SERVING_ANNOTATION, publishedBuckets } from "./ring-lease.ts";
 
 /**

@@ -12,7 +12,12 @@ import type { ResourcePath } from "./request-info.ts";
 import type { ApiServerVerb } from "./faults.ts";
 import type { AccessControl } from "./auth/access-control.ts";
 import type { UserInfo } from "./auth/user-info.ts";
-import type { ShardInfoEcho } from "./shard-selector.ts";
+
+/**
+ * Which kinds' filtered lists carry `metadata.shardInfo`: `"all"`, or `"built-in"` only (custom
+ * resources are filtered without it, as by kube-apiserver v1.36.2).
+ */
+export type ShardInfoEcho = "all" | "built-in";
 
 /** Server-wide state and settings. */
 export interface ApiContext {

@@ -14,18 +14,8 @@ import { builtinCauses } from "./kinds/validation.ts";
 import { createDefaults as kindCreateDefaults, fieldDefaults as kindFieldDefaults } from "./kinds/defaulting.ts";
 export { applyConfigurationError, checkPatchedObject, decodeBody } from "./openapi/decode-body.ts";
 
-/** Context for kind rules. */
-export interface RuleContext {
-  now: Date;
-  /** fieldValidation query parameter. */
-  fieldValidation: "Ignore" | "Warn" | "Strict";
-  /** Warnings to send back as `Warning: 299` headers. */
-  warnings: string[];
-  /** Allocates a Service clusterIP. */
-  allocateClusterIP(): string;
-  /** The write is a scheduler's binding: a Pod's unset `spec.nodeName` may be set. */
-  binding?: boolean;
-}
+export type { RuleContext } from "./rule-context.ts";
+import type { RuleContext } from "./rule-context.ts";
 
 /**
  * Fills server-side defaults of a new object (after metadata is set). The write path has

@@ -61,11 +61,8 @@ export function shardSelectionOf(ctx: ApiContext, query: URLSearchParams): Shard
   };
 }
 
-/**
- * Which kinds' filtered lists carry `metadata.shardInfo`: `"all"`, or `"built-in"` only (custom
- * resources are filtered without it, as by kube-apiserver v1.36.2).
- */
-export type ShardInfoEcho = "all" | "built-in";
+import type { ShardInfoEcho } from "./api-context.ts";
+export type { ShardInfoEcho } from "./api-context.ts";
 
 /** The sharding settings of a LocalCluster (see `LocalClusterOptions`). */
 export interface ShardingSettings {

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { OWNER_UID_LABEL } from "../../src/store/owned-objects.ts";
-import { bucketOfUid, SHARD_BUCKET_LABEL } from "../../src/sharding/buckets.ts";
+import { OWNER_UID_LABEL } from "../../src/builder/owned-objects.ts";
+import { bucketOfUid, SHARD_BUCKET_LABEL } from "../../src/cache/shard-buckets.ts";
 import { controllerReference, isSubset, prepareDesired, stampDesiredHash, MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION } from "../../src/builder/desired.ts";
 import { BuilderValidationError } from "../../src/errors.ts";
 import { scalarComparer } from "../../src/builder/scalars.ts";

@@ -17,7 +17,7 @@ import { Cache } from "../../src/cache/index.ts";
 import type { ShardedInformer } from "../../src/cache/index.ts";
 import { Metrics } from "../../src/manager/metrics.ts";
 import { ShardRouter } from "../../src/manager/shard-router.ts";
-import { bucketOfUid } from "../../src/sharding/buckets.ts";
+import { bucketOfUid } from "../../src/cache/shard-buckets.ts";
 import { createLogger } from "../../src/log/logger.ts";
 import type { LogRecord } from "../../src/log/logger.ts";
 import { waitFor, within } from "../support/wait.ts";

@@ -11,7 +11,7 @@ import { ResourceClient } from "../../src/client/index.ts";
 import { Cache, ShardedInformer } from "../../src/cache/index.ts";
 import type { CacheInformerOptions, SharedInformer } from "../../src/cache/index.ts";
 import type { KindRef, KubeObject } from "../../src/client/index.ts";
-import { SHARD_BUCKET_LABEL } from "../../src/sharding/buckets.ts";
+import { SHARD_BUCKET_LABEL } from "../../src/cache/shard-buckets.ts";
 import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, cm, namespace } from "./fixtures.ts";
 

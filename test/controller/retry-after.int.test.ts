@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { Cache } from "../../src/cache/cache.ts";
 import { ResourceClient } from "../../src/client/resource-client.ts";
-import { ManualClock } from "../../src/controller/clock.ts";
+import { ManualClock } from "../../src/util/clock.ts";
 import { Controller } from "../../src/controller/controller.ts";
 import { Result } from "../../src/controller/reconciler.ts";
 import { waitFor, within } from "../support/wait.ts";

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ManualClock } from "../../src/controller/clock.ts";
+import { ManualClock } from "../../src/util/clock.ts";
 import type { WorkQueueMetrics } from "../../src/controller/metrics-hooks.ts";
 import { exponentialFailureRateLimiter } from "../../src/controller/rate-limiter.ts";
 import { WorkQueue } from "../../src/controller/work-queue.ts";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/resource-client.ts";
 import { silentLogger } from "../../src/log/logger.ts";
-import { LeaderElector } from "../../src/manager/leader-election.ts";
+import { LeaderElector } from "../../src/lease/leader-election.ts";
 import { SteppingClock } from "../support/stepping-clock.ts";
 import { waitFor, within } from "../support/wait.ts";
 

@@ -18,7 +18,7 @@ import { defineKind } from "../../src/kinds/custom-resource.ts";
 import { createLogger, silentLogger } from "../../src/log/logger.ts";
 import type { LogRecord } from "../../src/log/logger.ts";
 import { WriteRefusedError, terminal } from "../../src/errors.ts";
-import { bucketOfUid } from "../../src/sharding/buckets.ts";
+import { bucketOfUid } from "../../src/cache/shard-buckets.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 import { FAST } from "../cache/fixtures.ts";

@@ -14,7 +14,7 @@ import { Builder } from "../../src/builder/builder.ts";
 import { ConfigMap } from "../../src/kinds/index.ts";
 import { defineKind } from "../../src/kinds/custom-resource.ts";
 import type { KubeObject } from "../../src/client/types.ts";
-import { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketOfUid } from "../../src/sharding/buckets.ts";
+import { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketOfUid } from "../../src/cache/shard-buckets.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";

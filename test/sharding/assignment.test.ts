@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { assignBuckets, rendezvousScore } from "../../src/sharding/assignment.ts";
-import { SHARD_BUCKETS } from "../../src/sharding/buckets.ts";
+import { SHARD_BUCKETS } from "../../src/cache/shard-buckets.ts";
 
 const B = SHARD_BUCKETS;
 /** Pod-like names, as a Deployment would give its replicas. */

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ManualClock } from "../../src/controller/clock.ts";
+import { ManualClock } from "../../src/util/clock.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { BucketHandover } from "../../src/sharding/bucket-handover.ts";
 import type { HandoverInput } from "../../src/sharding/bucket-handover.ts";

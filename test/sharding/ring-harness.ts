@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/log/logger.ts";
 import type { LocalCluster } from "../../src/testing/index.ts";
 import { RingMembership } from "../../src/sharding/ring-membership.ts";
 import type { RingMembershipOptions, ShardHandler } from "../../src/sharding/ring-membership.ts";
-import { SHARD_BUCKETS } from "../../src/sharding/buckets.ts";
+import { SHARD_BUCKETS } from "../../src/cache/shard-buckets.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 export const LEASE_MS = 1500;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/resource-client.ts";
 import { NotFoundError } from "../../src/errors.ts";
-import { LEASE_KIND } from "../../src/manager/lease-record.ts";
+import { LEASE_KIND } from "../../src/lease/lease-record.ts";
 import { LEASE_MS, NS, RENEW_MS, Ring } from "./ring-harness.ts";
 import type { Span } from "./ring-harness.ts";
 import { waitFor, within } from "../support/wait.ts";

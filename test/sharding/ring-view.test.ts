@@ -2,9 +2,9 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { KubeConfig } from "@kubernetes/client-node";
 import { ResourceClient } from "../../src/client/resource-client.ts";
-import { ManualClock } from "../../src/controller/clock.ts";
+import { ManualClock } from "../../src/util/clock.ts";
 import { OperatorRuntimeError } from "../../src/errors.ts";
-import type { Lease } from "../../src/manager/lease-record.ts";
+import type { Lease } from "../../src/lease/lease-record.ts";
 import {
   BUCKETS_ANNOTATION, CLAIMING_ANNOTATION, LEAVING_ANNOTATION, RING_LABEL, SERVING_ANNOTATION,
   memberLease, memberLeaseName, publishedBuckets,

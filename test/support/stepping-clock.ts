@@ -3,7 +3,7 @@
  * elector): time moves only when the test says so, and the test can wait for the barrier "the
  * code has scheduled its next step" instead of sleeping.
  */
-import { ManualClock } from "../../src/controller/clock.ts";
+import { ManualClock } from "../../src/util/clock.ts";
 
 /**
  * A {@link ManualClock} that also reports its timers: {@link SteppingClock.advance} returns how

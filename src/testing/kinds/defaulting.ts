@@ -10,7 +10,7 @@
  *   managedFields are computed — so these fields are in no manager's set.
  */
 import type { KubeObject, ResourceType } from "../resource-type.ts";
-import type { RuleContext } from "../kind-rules.ts";
+import type { RuleContext } from "../rule-context.ts";
 import type { DefaultingContext } from "./defaults/index.ts";
 import { kindDefaults } from "./defaults/index.ts";
 import type { Obj } from "./defaults/types.ts";

@@ -9,7 +9,7 @@
  * before anything else. Custom resources are left alone: their schema prunes them (`crd/prune.ts`).
  */
 import type { KubeObject, ResourceType } from "../resource-type.ts";
-import type { RuleContext } from "../kind-rules.ts";
+import type { RuleContext } from "../rule-context.ts";
 import { StatusError, badRequest, invalidValue } from "../status.ts";
 import { isJsonObject, setMember } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";

@@ -22,7 +22,7 @@ import { LocalCluster } from "../../../src/testing/index.ts";
 import { ResourceClient, silentLogger } from "../../../src/index.ts";
 import type { KubeObject, Manager, ManagerOptions, PolicyRule, ShardingOptions } from "../../../src/index.ts";
 import { RING_LABEL, SHARD_BUCKETS } from "../../../src/sharding/index.ts";
-import { LEASE_KIND } from "../../../src/manager/lease-record.ts";
+import { LEASE_KIND } from "../../../src/lease/lease-record.ts";
 import { installCrds } from "../../../examples/example.ts";
 import { complete } from "../../support/cli.ts";
 import { KUBECTL } from "../../support/kubectl.ts";

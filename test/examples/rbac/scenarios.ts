@@ -5,7 +5,7 @@
  */
 import type { ResourceClient, KubeObject, ShardingOptions } from "../../../src/index.ts";
 import { Pod, isNotFound } from "../../../src/index.ts";
-import { LEASE_KIND } from "../../../src/manager/lease-record.ts";
+import { LEASE_KIND } from "../../../src/lease/lease-record.ts";
 import { memberLease, memberLeaseName } from "../../../src/sharding/ring-lease.ts";
 import { Greeting, Person } from "../../../examples/greeting/kinds.ts";
 import { operator as greeting } from "../../../examples/greeting/operator.ts";

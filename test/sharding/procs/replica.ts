@@ -26,7 +26,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { KubeConfig } from "@kubernetes/client-node";
 import { Builder, Manager, Result, createLogger } from "../../../src/index.ts";
 import type { Request } from "../../../src/index.ts";
-import { bucketOfUid } from "../../../src/sharding/buckets.ts";
+import { bucketOfUid } from "../../../src/cache/shard-buckets.ts";
 import { ShardOwner, configMapOf } from "./owner.ts";
 import type { LogLine, ReplicaConfig, ReplicaStats, RingEvent } from "./protocol.ts";
 

@@ -8,7 +8,7 @@
 import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { SHARD_BUCKETS } from "../../../src/sharding/buckets.ts";
+import { SHARD_BUCKETS } from "../../../src/cache/shard-buckets.ts";
 import type { ReplicaConfig, ReplicaStats, RingEvent } from "./protocol.ts";
 
 const SCRIPT = fileURLToPath(new URL("./replica.ts", import.meta.url));

@@ -3,7 +3,7 @@
  * create-time defaults may ask of the cluster.
  */
 import type { KubeObject } from "../../resource-type.ts";
-import type { RuleContext } from "../../kind-rules.ts";
+import type { RuleContext } from "../../rule-context.ts";
 
 /** A decoded JSON object being defaulted in place. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

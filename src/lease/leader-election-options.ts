@@ -1,6 +1,6 @@
 /** The options of LeaderElector and the reasons its leadership ends. */
 import type { ResourceClient } from "../client/resource-client.ts";
-import type { Clock } from "../controller/clock.ts";
+import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../log/logger.ts";
 
 /**

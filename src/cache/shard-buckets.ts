@@ -1,7 +1,7 @@
 /** Fixed hash buckets: which bucket a key falls in, which hash range a bucket covers, and the label selecting a bucket's children. */
 import type { KubeObject } from "../client/types.ts";
 import { OperatorRuntimeError } from "../errors.ts";
-import { fnv1a64 } from "./hash.ts";
+import { fnv1a64 } from "../util/shard-range.ts";
 import { checkObject } from "../util/check-args.ts";
 
 /**

@@ -3,10 +3,17 @@
  * `Deleted`, `CreateFailed`, …) and a human note naming the object — never object data.
  */
 import type { KubeObject } from "../client/types.ts";
-import type { BuilderEventRecorder } from "./builder.ts";
-import { describeObject } from "./reconcile-result.ts";
+import { describeObject } from "./results.ts";
 import { InvalidError, WriteRefusedError } from "../errors.ts";
-import { markReported } from "../controller/terminal-errors.ts";
+import { markReported } from "./terminal-errors.ts";
+
+/** Records what the Builder does as Kubernetes Events (an `EventRecorder` fits). */
+export interface BuilderEventRecorder {
+  record(
+    regarding: KubeObject,
+    event: { type: "Normal" | "Warning"; reason: string; note: string; action: string },
+  ): Promise<void>;
+}
 
 /** Writes Builder events through an optional recorder; recording never fails a reconcile. */
 export class EventNotes {

@@ -25,13 +25,14 @@
  * RBAC: list and delete on every managed kind.
  */
 import type { Kind, KubeObject, ObjectReader } from "../client/types.ts";
-import type { ModelObject } from "../kinds/model-object.ts";
-import type { ObjectResult } from "../builder/reconcile-result.ts";
-import type { InternalStore } from "./internal-store.ts";
+import type { ObjectResult } from "../controller/results.ts";
+import type { InternalStore } from "./desired-inventory.ts";
 import { isNotFound } from "../errors.ts";
-import { isRetainedBy } from "./retained.ts";
+import { isRetainedBy } from "../cache/retained.ts";
 import { OwnedObjects } from "./owned-objects.ts";
-import { checkObject, checkOwner } from "../util/check-args.ts";
+import { checkObject } from "../util/check-args.ts";
+import { isControlledBy } from "../controller/controller-ref.ts";
+export { isControlledBy };
 
 /** The deleting side of a client. */
 export interface ObjectDeleter {
@@ -64,26 +65,6 @@ export interface PruneOptions {
   dryRun: boolean;
   /** Called after each successful delete (events). */
   onDeleted?: (obj: KubeObject) => Promise<void> | void;
-}
-
-/**
- * Whether `owner` is `obj`'s controller: `obj` has a controller ownerReference carrying the
- * owner's UID. Takes the owner object as read (only its `metadata.uid` is compared; plain JSON
- * and client-node model objects alike).
- *
- * Errors: a TypeError naming the parameter when `obj` is not an object or `owner` is not an
- * object with `metadata.uid` (a UID string, the signature before 0.1; an owner not yet created).
- *
- * @example
- * ```ts
- * const mine = (await cache.list(Card, { namespace })).filter((card) => isControlledBy(card, greeting));
- * ```
- */
-export function isControlledBy(obj: ModelObject, owner: ModelObject): boolean {
-  checkObject("isControlledBy(obj, owner)", "obj", obj, "a Kubernetes object");
-  checkOwner("isControlledBy(obj, owner)", "owner", owner, "Since 0.1, pass the owner object, not its UID");
-  const uid = owner.metadata!.uid!;
-  return (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid);
 }
 
 /** Deletes the owner's objects that are not desired; returns one result per candidate. */

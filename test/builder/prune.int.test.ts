@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { Builder, MANAGED_BY_LABEL, ResourceClient } from "../../src/index.ts";
 import type { KubeObject, ObjectReader } from "../../src/index.ts";
-import { prune } from "../../src/store/prune.ts";
-import { InternalStore } from "../../src/store/internal-store.ts";
+import { prune } from "../../src/builder/prune.ts";
+import { InternalStore } from "../../src/builder/desired-inventory.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, within } from "../support/wait.ts";
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EventNotes } from "../../src/builder/event-notes.ts";
+import { EventNotes } from "../../src/controller/event-notes.ts";
 import { OperatorRuntimeError, WriteRefusedError } from "../../src/index.ts";
 import type { KubeObject } from "../../src/index.ts";
 

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketLabelSelector, bucketOfUid, bucketRange, bucketRanges } from "../../src/sharding/buckets.ts";
+import { SHARD_BUCKETS, SHARD_BUCKET_LABEL, bucketLabelSelector, bucketOfUid, bucketRange, bucketRanges } from "../../src/cache/shard-buckets.ts";
 import { fnv1a64 } from "../../src/sharding/hash.ts";
 import { OperatorRuntimeError } from "../../src/errors.ts";
 import { parseLabelSelector } from "../../src/util/label-selector.ts";

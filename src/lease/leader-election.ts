@@ -1,13 +1,13 @@
 /** Leader election on a coordination.k8s.io/v1 Lease: one replica leads, the others stand by and take over. */
 import { AlreadyExistsError, ConflictError, NotFoundError, OperatorRuntimeError } from "../errors.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
-import { realClock } from "../controller/clock.ts";
+import { realClock } from "../util/clock.ts";
 import { retryAfterMs } from "../controller/retry-after.ts";
-import type { Clock } from "../controller/clock.ts";
+import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../log/logger.ts";
 import { createLogger } from "../log/logger.ts";
 import type { LeaderElectorOptions, StoppedLeadingReason } from "./leader-election-options.ts";
-import type { Runnable } from "./runnable.ts";
+import type { Runnable } from "../util/runnable.ts";
 import { CallbackSet } from "./callback-set.ts";
 import { LEASE_KIND, holdingLease, releasedLease } from "./lease-record.ts";
 import { LeaseObservation } from "./lease-observation.ts";

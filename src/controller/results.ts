@@ -3,7 +3,7 @@
  */
 import type { KindRef } from "../client/types.ts";
 import { InvalidError } from "../errors.ts";
-import { isTerminalError, markTerminal } from "../controller/terminal-errors.ts";
+import { isTerminalError, markTerminal } from "./terminal-errors.ts";
 
 /**
  * What happened to one object in a Builder pass (or, for `plan()`, would happen).

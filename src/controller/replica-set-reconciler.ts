@@ -5,17 +5,17 @@
 import type { Kind, KindRef, KubeObject } from "../client/types.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { ObjectMeta } from "../kinds/kube-object.ts";
-import type { InformerSource } from "../controller/controller.ts";
-import { Expectations } from "../controller/expectations.ts";
-import { controllerOf, setControllerReference } from "../controller/controller-ref.ts";
+import type { InformerSource } from "./controller.ts";
+import { Expectations } from "./expectations.ts";
+import { controllerOf, setControllerReference } from "./controller-ref.ts";
 import { ApiError, BuilderValidationError, isNotFound } from "../errors.ts";
-import { isControlledBy } from "../store/prune.ts";
+import { isControlledBy } from "./controller-ref.ts";
 import { ownedIn } from "../cache/owner-index.ts";
-import type { BuilderEventRecorder } from "./builder.ts";
+import type { BuilderEventRecorder } from "./event-notes.ts";
 import { EventNotes } from "./event-notes.ts";
-import type { ObjectResult, ReconcileResult } from "./reconcile-result.ts";
-import { summarize } from "./reconcile-result.ts";
-import { shardBucketLabels } from "../sharding/buckets.ts";
+import type { ObjectResult, ReconcileResult } from "./results.ts";
+import { summarize } from "./results.ts";
+import { shardBucketLabels } from "../cache/shard-buckets.ts";
 import { checkKindRef, checkObject } from "../util/check-args.ts";
 
 /**

@@ -1,0 +1,1 @@
+export declare const client: import("operator-runtime").ResourceClient;

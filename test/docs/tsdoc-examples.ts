@@ -1,0 +1,345 @@
+/**
+ * The TSDoc `@example` harness: every ```ts fence that follows an `@example` tag in a TSDoc
+ * comment of `src/` and `builders/` is a module that must type-check against the package.
+ *
+ * - {@link extractExamples} reads the blocks (the leading ` * ` stripped) with their file and line.
+ * - {@link checkExamples} writes each block as a module into a temporary directory and type-checks
+ *   them all in one run of the repo's `tsc`, with a tsconfig that extends the repo's (strict, minus
+ *   the unused-variable checks), maps `operator-runtime`, `operator-runtime/testing` and
+ *   `operator-runtime/<entry>` to the sources, and makes the names of `example-prelude.d.ts`
+ *   global. A relative import in an example is resolved from the source file the example is in.
+ * - Each diagnostic is mapped back to the source line: example line k is source line fence + k.
+ *
+ * What an example may assume is `example-prelude.d.ts`; anything else it uses, it declares or
+ * imports itself. An `@example` with no ```ts fence is reported too: every example is fenced.
+ *
+ * Run `node test/docs/tsdoc-examples.ts [--group]` for the report without the test runner.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const PRELUDE = fileURLToPath(new URL("./example-prelude.d.ts", import.meta.url));
+/** The folders whose TSDoc is checked. */
+export const ROOTS = ["src", "builders"];
+
+/** One ```ts block of an `@example`. */
+export interface Example {
+  /** Repo-relative path of the source file, `src/foo/bar.ts`. */
+  file: string;
+  /** 1-based line of the opening fence in the source file: example line k is source line `line + k`. */
+  line: number;
+  /** 1-based ordinal of the block among the file's examples. */
+  index: number;
+  /** The code, one entry per line, ` * ` stripped. */
+  code: string[];
+}
+
+/** An `@example` tag with no ```ts fence under it. */
+export interface Unfenced {
+  file: string;
+  /** 1-based line of the `@example` tag. */
+  line: number;
+  /** The tag's text (the first line after the tag when the tag line is bare). */
+  text: string;
+}
+
+/** A type error, or an extraction problem, at a source line. */
+export interface Failure {
+  file: string;
+  line: number;
+  /** The example's ordinal in its file (0 for an unfenced tag). */
+  index: number;
+  /** `TS2304`, or `unfenced` for an `@example` without a ```ts fence. */
+  code: string;
+  message: string;
+}
+
+export interface CheckResult {
+  examples: Example[];
+  unfenced: Unfenced[];
+  failures: Failure[];
+  /** Diagnostics outside the examples (the prelude, or a source file mid-edit), as tsc printed them. */
+  other: string[];
+}
+
+const FENCE_OPEN = /^```(ts|typescript)\s*$/;
+const FENCE_OTHER = /^```\S+/;
+const FENCE_CLOSE = /^```\s*$/;
+/** A TSDoc block tag at the start of a comment line (`@example`, `@param`, `@returns`, …). */
+const BLOCK_TAG = /^@[a-zA-Z]+/;
+
+/** Strips a comment line's leading `*` and the one space after it. */
+function commentText(line: string): string {
+  return line.replace(/^\s*\*(?!\/) ?/, "");
+}
+
+/**
+ * The ```ts blocks under `@example` tags in the TSDoc comments of one file's text, and the
+ * `@example` tags with no such block. `file` is the name reported for them.
+ */
+export function extractFrom(file: string, text: string): { examples: Example[]; unfenced: Unfenced[] } {
+  const lines = text.split(/\r?\n/);
+  const examples: Example[] = [];
+  const unfenced: Unfenced[] = [];
+  let inDoc = false;
+  /** The open `@example` tag, while in its section. */
+  let tag: { line: number; text: string; blocks: number } | undefined;
+  const closeTag = () => {
+    if (tag && tag.blocks === 0) unfenced.push({ file, line: tag.line, text: tag.text });
+    tag = undefined;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (!inDoc) {
+      // A TSDoc comment opens with `/**` (not `/**/`); its text may start on the same line.
+      const open = raw.indexOf("/**");
+      if (open < 0 || raw.slice(open).startsWith("/**/")) continue;
+      const rest = raw.slice(open + 3);
+      if (rest.includes("*/")) {
+        const inline = rest.slice(0, rest.indexOf("*/")).trim();
+        if (inline.startsWith("@example")) unfenced.push({ file, line: i + 1, text: inline });
+        continue;
+      }
+      inDoc = true;
+      const first = rest.trim();
+      if (first.startsWith("@example")) tag = { line: i + 1, text: first, blocks: 0 };
+      continue;
+    }
+    const end = raw.indexOf("*/");
+    const content = commentText(end >= 0 ? raw.slice(0, end) : raw);
+    const trimmed = content.trim();
+    if (FENCE_OPEN.test(trimmed) || FENCE_OTHER.test(trimmed) || FENCE_CLOSE.test(trimmed)) {
+      // Any fence: skip to its close, keeping it if it is a ```ts block of an @example.
+      const start = i;
+      const code: string[] = [];
+      let closed = false;
+      for (i++; i < lines.length; i++) {
+        const r = lines[i]!;
+        const e = r.indexOf("*/");
+        const c = commentText(e >= 0 ? r.slice(0, e) : r);
+        if (FENCE_CLOSE.test(c.trim())) { closed = true; break; }
+        if (e >= 0) break; // the comment ends inside the fence
+        code.push(c);
+      }
+      if (tag && FENCE_OPEN.test(trimmed)) {
+        tag.blocks++;
+        examples.push({ file, line: start + 1, index: examples.length + 1, code });
+      }
+      if (!closed) throw new Error(`${file}:${start + 1}: unterminated code fence in a TSDoc comment`);
+      if (lines[i]!.includes("*/")) { closeTag(); inDoc = false; }
+      continue;
+    }
+    if (BLOCK_TAG.test(trimmed)) {
+      closeTag();
+      if (trimmed.startsWith("@example")) {
+        const after = trimmed.slice("@example".length).trim();
+        const next = after || commentText(lines[i + 1] ?? "").trim();
+        tag = { line: i + 1, text: next, blocks: 0 };
+      }
+    }
+    if (end >= 0) { closeTag(); inDoc = false; }
+  }
+  return { examples, unfenced };
+}
+
+/** Every `.ts` file under the roots (no `.d.ts`), repo-relative, sorted. */
+export function sourceFiles(repo = REPO, roots = ROOTS): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(repo, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules") walk(rel);
+      } else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(rel);
+    }
+  };
+  for (const root of roots) walk(root);
+  return out.sort();
+}
+
+/** The examples and unfenced tags of every source file under the roots. */
+export function extractExamples(repo = REPO, roots = ROOTS): { examples: Example[]; unfenced: Unfenced[] } {
+  const examples: Example[] = [];
+  const unfenced: Unfenced[] = [];
+  for (const file of sourceFiles(repo, roots)) {
+    const found = extractFrom(file, readFileSync(join(repo, file), "utf8"));
+    examples.push(...found.examples);
+    unfenced.push(...found.unfenced);
+  }
+  return { examples, unfenced };
+}
+
+/** Import specifiers: `from "…"`, `import "…"`, `import("…")`, `export … from "…"`, `require("…")`. */
+const SPECIFIER = /(\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]*)\2/g;
+
+/** The example's code with relative import specifiers made absolute, from the source file's folder. */
+export function rewriteRelativeImports(code: string, sourceFile: string): string {
+  const dir = dirname(sourceFile);
+  return code.replace(SPECIFIER, (_m, lead: string, quote: string, spec: string) =>
+    `${lead}${quote}${resolve(dir, spec).split("\\").join("/")}${quote}`);
+}
+
+/**
+ * The global declarations of the prelude for the generated project: `example-prelude.d.ts` is a
+ * module (so the repo's own type check gains no globals from it), and each of its exported
+ * values and types becomes a global of the same type here. A name an example declares itself
+ * shadows the global (an example is a module).
+ */
+export function preludeGlobals(preludePath = PRELUDE): string {
+  const text = readFileSync(preludePath, "utf8");
+  const spec = JSON.stringify(preludePath.split("\\").join("/"));
+  const decls: string[] = [];
+  for (const m of text.matchAll(/^export\s+declare\s+(const|let|var|function|class)\s+([A-Za-z_$][\w$]*)/gm)) {
+    decls.push(`  const ${m[2]}: typeof import(${spec}).${m[2]};`);
+  }
+  for (const m of text.matchAll(/^export\s+(?:declare\s+)?(?:type|interface)\s+([A-Za-z_$][\w$]*)(<[^=>{]*>)?/gm)) {
+    if (m[2]) throw new Error(`example-prelude.d.ts: generic type ${m[1]} is not supported; give it a fixed type`);
+    decls.push(`  type ${m[1]} = import(${spec}).${m[1]};`);
+  }
+  return `export {};\ndeclare global {\n${decls.join("\n")}\n}\n`;
+}
+
+/** The names the prelude makes global. */
+export function preludeNames(preludePath = PRELUDE): string[] {
+  return [...preludeGlobals(preludePath).matchAll(/^ {2}(?:const|type) ([\w$]+)/gm)].map((m) => m[1]!);
+}
+
+/** Lines of the generated module before the example's first line. */
+const HEADER: string[] = [];
+
+/** The generated module's name for an example: readable, unique, and stable across runs. */
+function moduleName(ex: Example): string {
+  return `${ex.file.replace(/\.ts$/, "").replace(/[\\/]/g, "__")}.L${ex.line}.ts`;
+}
+
+/** The tsconfig of the generated project. */
+function tsconfig(repo: string, files: string[]): object {
+  const src = (p: string) => join(repo, p).split("\\").join("/");
+  return {
+    extends: src("tsconfig.json"),
+    compilerOptions: {
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      // Examples are fragments: a name declared and not used is fine; everything else is strict.
+      noUnusedLocals: false,
+      noUnusedParameters: false,
+      allowUnreachableCode: true,
+      // Every example is a module, with or without an import (no clashes between examples; top-level await).
+      moduleDetection: "force",
+      paths: {
+        "operator-runtime": [src("src/index.ts")],
+        "operator-runtime/testing": [src("src/testing/index.ts")],
+        "operator-runtime/*": [src("src/entries/*.ts")],
+      },
+    },
+    files,
+    include: [],
+  };
+}
+
+export interface CheckOptions {
+  repo?: string;
+  prelude?: string;
+  /** Extra examples (tests use fixtures); replaces the extraction when `only` is set. */
+  examples?: Example[];
+  only?: boolean;
+  /** Keep the temporary directory (its path is printed) for debugging. */
+  keep?: boolean;
+}
+
+/** Runs the repo's tsc on a project; its output ("" when clean). */
+function runTsc(repo: string, project: string, cwd: string): Promise<string> {
+  const tsc = join(dirname(createRequire(join(repo, "package.json")).resolve("typescript/package.json")), "bin", "tsc");
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", project], { cwd, timeout: 300_000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        const out = `${stdout}${stderr}`;
+        if (err && !out.includes("error TS")) fail(new Error(`tsc did not run: ${err.message}\n${out}`));
+        else done(out);
+      });
+  });
+}
+
+/** `file(line,col): error TSxxxx: message` (continuation lines indented) → diagnostics. */
+function parseDiagnostics(out: string, cwd: string): { path: string; line: number; code: string; message: string; raw: string }[] {
+  const diags: { path: string; line: number; code: string; message: string; raw: string }[] = [];
+  for (const line of out.split(/\r?\n/)) {
+    const m = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
+    if (m) {
+      diags.push({ path: isAbsolute(m[1]!) ? m[1]! : resolve(cwd, m[1]!), line: Number(m[2]), code: m[4]!, message: m[5]!, raw: line });
+    } else if (/^error (TS\d+): /.test(line)) {
+      diags.push({ path: "", line: 0, code: /TS\d+/.exec(line)![0], message: line.replace(/^error TS\d+: /, ""), raw: line });
+    } else if (line.trim() !== "" && diags.length > 0) {
+      const last = diags[diags.length - 1]!;
+      last.message += `\n${line}`;
+      last.raw += `\n${line}`;
+    }
+  }
+  return diags;
+}
+
+/** Type-checks every example in one tsc run; failures mapped back to source lines. */
+export async function checkExamples(options: CheckOptions = {}): Promise<CheckResult> {
+  const repo = options.repo ?? REPO;
+  const extracted = options.only ? { examples: [], unfenced: [] } : extractExamples(repo);
+  const examples = [...extracted.examples, ...(options.examples ?? [])];
+  const dir = mkdtempSync(join(tmpdir(), "tsdoc-examples-"));
+  try {
+    // Packages (and @types/node) resolve from the repo's node_modules; the modules are ESM.
+    symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"), "dir");
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "tsdoc-examples", private: true, type: "module" }));
+    writeFileSync(join(dir, "prelude.d.ts"), preludeGlobals(options.prelude ?? PRELUDE));
+    const byPath = new Map<string, Example>();
+    const files = ["prelude.d.ts"];
+    for (const ex of examples) {
+      const name = moduleName(ex);
+      const code = rewriteRelativeImports(ex.code.join("\n"), join(repo, ex.file));
+      writeFileSync(join(dir, name), `${[...HEADER, code].join("\n")}\n`);
+      byPath.set(join(dir, name), ex);
+      files.push(name);
+    }
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig(repo, files), null, 2));
+    const out = await runTsc(repo, join(dir, "tsconfig.json"), dir);
+    const failures: Failure[] = extracted.unfenced.map((u) => ({
+      file: u.file, line: u.line, index: 0, code: "unfenced",
+      message: `@example has no \`\`\`ts fence: ${u.text.slice(0, 100)}`,
+    }));
+    const other: string[] = [];
+    for (const d of parseDiagnostics(out, dir)) {
+      const ex = byPath.get(d.path);
+      if (!ex) {
+        const shown = d.path.startsWith(dir) ? relative(dir, d.path) : d.path.startsWith(repo) ? relative(repo, d.path) : d.path;
+        other.push(d.raw.replace(d.path, shown).replace(relative(dir, d.path), shown));
+        continue;
+      }
+      const k = Math.max(1, d.line - HEADER.length);
+      failures.push({ file: ex.file, line: ex.line + k, index: ex.index, code: d.code, message: d.message });
+    }
+    failures.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+    return { examples, unfenced: extracted.unfenced, failures, other };
+  } finally {
+    if (options.keep) console.error(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `src/foo/bar.ts:LINE (example N): error TSxxxx: message`. */
+export function formatFailure(f: Failure): string {
+  const where = f.index > 0 ? `(example ${f.index})` : "(@example)";
+  const what = f.code === "unfenced" ? "error" : `error ${f.code}`;
+  return `${f.file}:${f.line} ${where}: ${what}: ${f.message}`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const keep = process.argv.includes("--keep");
+  const result = await checkExamples({ keep });
+  const failing = new Set(result.failures.filter((f) => f.index > 0).map((f) => `${f.file}:${f.index}`));
+  for (const f of result.failures) console.log(formatFailure(f));
+  for (const o of result.other) console.log(`(outside examples) ${o}`);
+  console.log(`\n${result.examples.length} blocks, ${failing.size} failing, ${result.failures.length} diagnostics, ${result.unfenced.length} unfenced @example tags, ${result.other.length} diagnostics outside examples`);
+}
