@@ -12,8 +12,10 @@
 import { KubernetesObjectApi } from "@kubernetes/client-node";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { LocalCluster } from "../src/testing/index.ts";
-import { Builder, Cache, ResourceClient } from "../src/index.ts";
-import type { KindRef, KubeObject, ObjectReader } from "../src/index.ts";
+import { Builder, ResourceClient } from "../src/index.ts";
+import { Cache } from "../src/entries/cache.ts";
+import type { KindRef, ObjectReader } from "../src/entries/client.ts";
+import type { KubeObject } from "../src/index.ts";
 import { pinotObjects } from "./pinot-like.ts";
 
 const NS = "pinot";

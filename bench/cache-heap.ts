@@ -4,7 +4,8 @@
  * namespace `cache` in a Cache with `transform: "none"` (mode `none`) or the default transform
  * (`default`), and prints `{ bytes, objects }`: the heap they add after a full collection.
  */
-import { Cache, ConfigMap, KubeConfig, ResourceClient } from "../src/index.ts";
+import { Cache } from "../src/entries/cache.ts";
+import { ConfigMap, KubeConfig, ResourceClient } from "../src/index.ts";
 
 const mode = process.argv[2];
 const gc = (globalThis as { gc?: () => void }).gc;

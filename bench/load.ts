@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 
-/** Result of one load run. */
+/** Action of one load run. */
 export interface LoadResult {
   requests: number;
   seconds: number;

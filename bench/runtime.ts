@@ -8,7 +8,7 @@
  * Env: OWNERS (default 1000), WORKERS (default 4).
  */
 import { LocalCluster } from "../src/testing/index.ts";
-import { Builder, Manager, Result, createLogger } from "../src/index.ts";
+import { Builder, Manager, Action, createLogger } from "../src/index.ts";
 import type { KubeObject } from "../src/index.ts";
 import { dataAppCrd } from "../examples/dataapp/dataapp.ts";
 
@@ -57,14 +57,14 @@ export async function run(): Promise<void> {
         createdAt.delete(req.name);
       }
       const app = mgr.cache.informer(KIND).get(req.name, req.namespace);
-      if (!app) return Result.done();
+      if (!app) return Action.done();
       let b = new Builder({ client: mgr.client, owner: app, reader: mgr.cache });
       for (const c of children(req.name)) {
         b = c.kind === "ConfigMap" ? b.configMap(c) : c.kind === "Secret" ? b.secret(c) : c.kind === "Deployment" ? b.deployment(c) : b.service(c);
       }
       const result = await b.reconcile();
       if (!result.ok) throw new AggregateError(result.errors);
-      return Result.done();
+      return Action.done();
     });
   await mgr.start();
   gc?.();

@@ -26,7 +26,7 @@ const memory = async () => {
   return { rssBytes: m.rss, heapBytes: m.heapUsed };
 };
 const beforeImport = await memory();
-const { Builder, Manager, Result, createLogger, generationChanged, writeStatus } = await import("../src/index.ts");
+const { Builder, Manager, Action, createLogger, generationChanged, writeStatus } = await import("../src/index.ts");
 const { DataApp } = await import("../examples/dataapp/dataapp.ts");
 const { KubeConfig } = await import("@kubernetes/client-node");
 const afterImport = await memory();
@@ -59,7 +59,7 @@ const controller = mgr.controller("dataapp")
     inFlight++;
     try {
       const app = apps.get(req.name, req.namespace);
-      if (!app) return Result.done();
+      if (!app) return Action.done();
       const name = app.metadata!.name!;
       const labels = { "app.kubernetes.io/name": "dataapp", "app.kubernetes.io/instance": name };
       const port = app.spec.port ?? 8080;
@@ -75,7 +75,7 @@ const controller = mgr.controller("dataapp")
       if (!result.ok) throw new AggregateError(result.errors, `${name}: ${result.errors.map((e) => e.message).join("; ")}`);
       await writeStatus(mgr.client, app, { phase: "Ready", objects: result.objects.length });
       done.add(name);
-      return Result.done();
+      return Action.done();
     } catch (err) {
       failures++;
       lastError = (err as Error)?.message ?? String(err);

@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../src/client/types.ts";
 import type { BuilderValidationError } from "../src/errors.ts";
-import type { KindBuilder } from "./kind-builder.ts";
+import type { KindRules } from "./kind-rules.ts";
 import { checkDataMap, checkDataSize, checkDisjointKeys, checkImmutableFlag } from "./config-data.ts";
 import { sameJson } from "./json.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
@@ -24,14 +24,14 @@ const NAME_RULE = nameRuleOf("", "ConfigMap");
  *
  * @example
  * ```ts
- * const problems = configMapBuilder.validate({
+ * const problems = configMapRules.validate({
  *   apiVersion: "v1", kind: "ConfigMap",
  *   metadata: { name: "web-config" }, data: { "app.properties": "port=8080" },
  * });
  * // problems.length === 0
  * ```
  */
-export const configMapBuilder: KindBuilder = {
+export const configMapRules: KindRules = {
   apiVersion: "v1",
   kind: "ConfigMap",
   phase: "config",

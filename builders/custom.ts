@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../src/client/types.ts";
 import type { BuilderValidationError } from "../src/errors.ts";
-import type { KindBuilder } from "./kind-builder.ts";
+import type { KindRules } from "./kind-rules.ts";
 import type { Problems } from "./validation.ts";
 import { checkKind, checkMetadata, dns1123Label, dns1123Subdomain, problemsFor } from "./validation.ts";
 import { groupOf, nameRuleOf } from "../src/util/name-rules.ts";
@@ -25,14 +25,14 @@ const CAMEL_CASE = /^[A-Z][A-Za-z0-9]*$/;
  *
  * @example
  * ```ts
- * const greetings = customObject("sample.foperator.gfxmonk.net/v1alpha1", "Greeting");
+ * const greetings = customObjectRules("sample.foperator.gfxmonk.net/v1alpha1", "Greeting");
  * greetings.validate({
  *   apiVersion: "sample.foperator.gfxmonk.net/v1alpha1", kind: "Greeting",
  *   metadata: { name: "hello", namespace: "default" }, spec: { name: "Ada" },
  * }); // []
  * ```
  */
-export function customObject(apiVersion: string, kind: string): KindBuilder {
+export function customObjectRules(apiVersion: string, kind: string): KindRules {
   return {
     apiVersion,
     kind,

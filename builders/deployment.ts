@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../src/client/types.ts";
 import type { BuilderValidationError } from "../src/errors.ts";
-import type { KindBuilder, RolloutStatus } from "./kind-builder.ts";
+import type { KindRules, RolloutStatus } from "./kind-rules.ts";
 import { at, isRecord } from "./json.ts";
 import { checkWorkloadSpec } from "./pod-template.ts";
 import { selectorChanged } from "./selector.ts";
@@ -36,11 +36,11 @@ const NAME_RULE = nameRuleOf("apps", "Deployment");
  *
  * @example
  * ```ts
- * const status = deploymentBuilder.rolloutStatus!(liveDeployment);
+ * const status = deploymentRules.rolloutStatus!(liveDeployment);
  * if (!status.done) console.log(`web waits on ${status.waitingOn}`); // e.g. "2/3 replicas ready"
  * ```
  */
-export const deploymentBuilder: KindBuilder = {
+export const deploymentRules: KindRules = {
   apiVersion: "apps/v1",
   kind: "Deployment",
   phase: "workload",

@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../src/client/types.ts";
 import type { BuilderValidationError } from "../src/errors.ts";
-import type { KindBuilder } from "./kind-builder.ts";
+import type { KindRules } from "./kind-rules.ts";
 import { checkDataMap, checkDataSize, checkDisjointKeys, checkImmutableFlag } from "./config-data.ts";
 import { isRecord, jsonType, keyPath, sameJson } from "./json.ts";
 import type { Problems } from "./validation.ts";
@@ -37,13 +37,13 @@ const NAME_RULE = nameRuleOf("", "Secret");
  *
  * @example
  * ```ts
- * secretBuilder.validate({
+ * secretRules.validate({
  *   apiVersion: "v1", kind: "Secret", metadata: { name: "db" },
  *   type: "Opaque", stringData: { password: "s3cret" },
  * }); // []
  * ```
  */
-export const secretBuilder: KindBuilder = {
+export const secretRules: KindRules = {
   apiVersion: "v1",
   kind: "Secret",
   phase: "config",

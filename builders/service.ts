@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../src/client/types.ts";
 import type { BuilderValidationError } from "../src/errors.ts";
-import type { KindBuilder } from "./kind-builder.ts";
+import type { KindRules } from "./kind-rules.ts";
 import { at, isRecord, jsonType } from "./json.ts";
 import type { JsonRecord } from "./json.ts";
 import type { Problems } from "./validation.ts";
@@ -34,13 +34,13 @@ const NAME_RULE = nameRuleOf("", "Service");
  *
  * @example
  * ```ts
- * serviceBuilder.validate({
+ * serviceRules.validate({
  *   apiVersion: "v1", kind: "Service", metadata: { name: "web" },
  *   spec: { selector: { app: "web" }, ports: [{ port: 80, targetPort: 8080 }] },
  * }); // []
  * ```
  */
-export const serviceBuilder: KindBuilder = {
+export const serviceRules: KindRules = {
   apiVersion: "v1",
   kind: "Service",
   phase: "service",

@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../src/client/types.ts";
 import type { BuilderValidationError } from "../src/errors.ts";
-import type { KindBuilder, RolloutStatus } from "./kind-builder.ts";
+import type { KindRules, RolloutStatus } from "./kind-rules.ts";
 import { checkClaimSpec, storageRequest } from "./claim-spec.ts";
 import { at, isNonNegativeInteger, isRecord, jsonType, sameJson } from "./json.ts";
 import { checkWorkloadSpec } from "./pod-template.ts";
@@ -23,7 +23,7 @@ const NAME_RULE = nameRuleOf("apps", "StatefulSet");
  * Rules for `apps/v1` StatefulSets, reconciled in the `workload` phase.
  *
  * Validation: `metadata.name` a DNS-1123 label (no dots, at most 63 characters: kube-apiserver
- * requires it, as the Pods' hostnames are made from it); everything {@link deploymentBuilder}
+ * requires it, as the Pods' hostnames are made from it); everything {@link deploymentRules}
  * checks of the selector and pod template, plus: `spec.serviceName` (recommended for stable pod DNS names, not required) a DNS-1123
  * label when set; each `spec.volumeClaimTemplates` entry with a unique DNS-1123 label name,
  * access modes and `resources.requests.storage`; no pod volume named like a claim template;
@@ -46,11 +46,11 @@ const NAME_RULE = nameRuleOf("apps", "StatefulSet");
  *
  * @example
  * ```ts
- * const status = statefulSetBuilder.rolloutStatus!(liveStatefulSet);
+ * const status = statefulSetRules.rolloutStatus!(liveStatefulSet);
  * // e.g. { done: false, waitingOn: "1/2 replicas updated (partition 1)" }
  * ```
  */
-export const statefulSetBuilder: KindBuilder = {
+export const statefulSetRules: KindRules = {
   apiVersion: "apps/v1",
   kind: "StatefulSet",
   phase: "workload",

@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../src/client/types.ts";
 import type { BuilderValidationError } from "../src/errors.ts";
-import type { KindBuilder } from "./kind-builder.ts";
+import type { KindRules } from "./kind-rules.ts";
 import { checkClaimSpec, storageRequest } from "./claim-spec.ts";
 import { at, sameJson } from "./json.ts";
 import { checkKind, checkMetadata, problemsFor } from "./validation.ts";
@@ -41,11 +41,11 @@ const NAME_RULE = nameRuleOf("", "PersistentVolumeClaim");
  * ```ts
  * const spec = (size: string) => ({ accessModes: ["ReadWriteOnce"], resources: { requests: { storage: size } } });
  * const live = { spec: spec("10Gi"), status: { phase: "Bound" } };
- * storageBuilder.immutableChanges!(live, { spec: spec("20Gi") }); // [] (expansion)
- * storageBuilder.immutableChanges!(live, { spec: spec("5Gi") });  // ["spec.resources.requests.storage"]
+ * storageRules.immutableChanges!(live, { spec: spec("20Gi") }); // [] (expansion)
+ * storageRules.immutableChanges!(live, { spec: spec("5Gi") });  // ["spec.resources.requests.storage"]
  * ```
  */
-export const storageBuilder: KindBuilder = {
+export const storageRules: KindRules = {
   apiVersion: "v1",
   kind: "PersistentVolumeClaim",
   phase: "storage",

@@ -9,7 +9,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { loadAll } from "js-yaml";
 import type { KubeObject, ManagerOptions, ResourceClient } from "../src/index.ts";
-import { AlreadyExistsError, ForbiddenError, KubeConfig, Manager, isNotFound } from "../src/index.ts";
+import { AlreadyExistsError, ForbiddenError } from "../src/entries/client.ts";
+import { KubeConfig, Manager, isNotFound } from "../src/index.ts";
 
 /** One example operator, as the runner, the demo and the tests use it. */
 export interface ExampleOperator {

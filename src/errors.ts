@@ -118,11 +118,20 @@ export function ignoreNotFound(err: unknown): undefined {
   throw err;
 }
 
+/** An error that must not be retried (a reconcile returning it is not requeued). */
+export class TerminalError extends OperatorRuntimeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TerminalError";
+  }
+}
+
 /**
- * Input a Builder or per-kind builder refused, before any API call. The message names the
- * object, the field, what is wrong and how to fix it.
+ * Input a Builder (or the per-kind rules it applies) refused, before any API call. The message
+ * names the object, the field, what is wrong and how to fix it. Terminal: the same input fails
+ * the same way, so a controller does not retry it until the owner changes.
  */
-export class BuilderValidationError extends OperatorRuntimeError {
+export class BuilderValidationError extends TerminalError {
   /** `Kind/name` of the object (or `Builder` for the builder's own options). */
   readonly object: string;
   /** The field path, e.g. `spec.selector.matchLabels`. */
@@ -140,8 +149,8 @@ export class BuilderValidationError extends OperatorRuntimeError {
   }
 }
 
-/** Several validation problems reported together (the Builder collects misuse and reports it once). */
-export class BuilderValidationErrors extends OperatorRuntimeError {
+/** Several validation problems reported together (the Builder collects misuse and reports it once); terminal. */
+export class BuilderValidationErrors extends TerminalError {
   readonly errors: readonly BuilderValidationError[];
   constructor(errors: BuilderValidationError[]) {
     super(errors.length === 1 ? errors[0]!.message : `${errors.length} problems:\n${errors.map((e) => `- ${e.message}`).join("\n")}`);
@@ -200,14 +209,6 @@ export class WriteRefusedError extends OperatorRuntimeError {
     super(`write refused: ${why}`);
     this.name = "WriteRefusedError";
     this.why = why;
-  }
-}
-
-/** An error that must not be retried (a reconcile returning it is not requeued). */
-export class TerminalError extends OperatorRuntimeError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "TerminalError";
   }
 }
 

@@ -4,7 +4,9 @@
  * scratch PersistentVolumeClaim.
  */
 import { Builder, defineKind, writeStatus } from "../../src/index.ts";
-import type { BuilderEventRecorder, KubeObject, ObjectOf, ReconcileResult, ResourceClient } from "../../src/index.ts";
+import type { BuilderEventRecorder } from "../../src/entries/builder.ts";
+import type { KubeObject, BuilderResult, ResourceClient } from "../../src/index.ts";
+import type { ObjectOf } from "../../src/entries/client.ts";
 
 /** What a DataApp asks for. */
 export interface DataAppSpec {
@@ -53,7 +55,7 @@ export const dataAppCrd: KubeObject = {
 };
 
 /** Makes the cluster match one DataApp and writes its status. */
-export async function reconcileDataApp(client: ResourceClient, app: DataApp, recorder?: BuilderEventRecorder): Promise<ReconcileResult> {
+export async function reconcileDataApp(client: ResourceClient, app: DataApp, recorder?: BuilderEventRecorder): Promise<BuilderResult> {
   const name = app.metadata!.name!;
   const labels = { "app.kubernetes.io/name": "dataapp", "app.kubernetes.io/instance": name };
   const port = app.spec.port ?? 8080;

@@ -3,7 +3,8 @@
  * object types, and the CRDs and samples from this folder's YAML files.
  */
 import { defineKind } from "../../src/index.ts";
-import type { Condition, ObjectOf } from "../../src/index.ts";
+import type { Condition } from "../../src/index.ts";
+import type { ObjectOf } from "../../src/entries/client.ts";
 import { loadYamlFolder } from "../example.ts";
 
 /** What a Greeting asks for: exactly one of `name` (one person) and `surname` (a family). */

@@ -2,7 +2,8 @@
  * Runs a Greeting operator on a fresh LocalCluster: what the mutator starts by default and the
  * tests start for each scenario.
  */
-import { Manager, ResourceClient, silentLogger } from "../../src/index.ts";
+import { Manager, ResourceClient } from "../../src/index.ts";
+import { silentLogger } from "../../src/entries/client.ts";
 import type { Logger } from "../../src/index.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
 import type { ExampleOperator } from "../example.ts";

@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { ResourceClient, isNotFound } from "../../src/index.ts";
-import type { KindRef, Manager } from "../../src/index.ts";
+import type { KindRef } from "../../src/entries/client.ts";
+import type { Manager } from "../../src/index.ts";
 import type { ExampleOperator } from "../example.ts";
 import { checkInvariants } from "./invariants.ts";
 import { Greeting, Person } from "./kinds.ts";

@@ -18,7 +18,8 @@
  * A Person being deleted (deletionTimestamp set) is no longer greeted; once every Greeting has
  * dropped it, its finalizer goes and the deletion completes.
  */
-import { Result, isNotFound, requestFor, writeStatus } from "../../src/index.ts";
+import { Action, isNotFound, writeStatus } from "../../src/index.ts";
+import { requestFor } from "../../src/entries/controller.ts";
 import type { Manager, ResourceClient } from "../../src/index.ts";
 import type { ExampleOperator } from "../example.ts";
 import { Greeting, PERSON_FINALIZER, Person, crds, samples } from "./kinds.ts";
@@ -124,7 +125,7 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
           const greeting = greetings.get(req.name, req.namespace);
           if (!greeting || greeting.metadata?.deletionTimestamp) {
             warned.delete(key);
-            return Result.done();
+            return Action.done();
           }
           const problem = greetingProblem(greeting.spec);
           if (problem) {
@@ -136,13 +137,13 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
               warned.set(key, version);
               await mgr.recorder?.record(greeting, { type: "Warning", reason: problem.reason, action: "Validate", note: problem.message });
             }
-            return Result.done();
+            return Action.done();
           }
           warned.delete(key);
           const ready = { type: "Ready", status: "True", reason: "Greeted" } as const;
           if (greeting.spec.name !== undefined) {
             await greet(mgr, greeting, `Hello, ${greeting.spec.name}`, null, { ...ready, message: "greets one person" });
-            return Result.done();
+            return Action.done();
           }
           const surname = greeting.spec.surname!;
           const family = people.byIndex(SURNAME_INDEX, familyKey(req.namespace, surname))
@@ -151,7 +152,7 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
           for (const person of family) await keepWhileGreeted(mgr.client, person);
           await greet(mgr, greeting, greetFamily(surname, family), family.map((p) => p.metadata!.name!),
             { ...ready, message: `greets ${family.length} ${family.length === 1 ? "person" : "people"}` });
-          return Result.done();
+          return Action.done();
         });
 
       mgr.controller("greeting-people")
@@ -160,17 +161,17 @@ export function createOperator(options: GreetingOperatorOptions = {}): ExampleOp
         .reconcile(async (req) => {
           const person = people.get(req.name, req.namespace);
           const index = person?.metadata?.finalizers?.indexOf(PERSON_FINALIZER) ?? -1;
-          if (!person || index < 0) return Result.done();
-          if (greetings.byIndex(GREETS_INDEX, `${req.namespace}/${req.name}`).length > 0) return Result.done();
+          if (!person || index < 0) return Action.done();
+          if (greetings.byIndex(GREETS_INDEX, `${req.namespace}/${req.name}`).length > 0) return Action.done();
           const aboutToBeGreeted = !person.metadata?.deletionTimestamp &&
             greetings.byIndex(SURNAME_INDEX, familyKey(req.namespace, person.spec.surname))
               .some((g) => !g.metadata?.deletionTimestamp && !greetingProblem(g.spec));
-          if (aboutToBeGreeted) return Result.done();
+          if (aboutToBeGreeted) return Action.done();
           await mgr.client.patch({ ...Person, name: req.name, namespace: req.namespace }, [
             { op: "test", path: `/metadata/finalizers/${index}`, value: PERSON_FINALIZER },
             { op: "remove", path: `/metadata/finalizers/${index}` },
           ], "json").catch(ignoreGone);
-          return Result.done();
+          return Action.done();
         });
     },
   };

@@ -5,7 +5,8 @@
  * `greeting-operator`, its member Leases in `default`), with no leader election. Importing this
  * module starts nothing.
  */
-import type { Manager, ManagerOptions, ShardingOptions } from "../../src/index.ts";
+import type { Manager, ManagerOptions } from "../../src/index.ts";
+import type { ShardingOptions } from "../../src/entries/sharding.ts";
 import { crds, manager as greetingManager } from "./manager.ts";
 
 export { crds };

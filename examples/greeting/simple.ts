@@ -6,7 +6,7 @@
  * Both operators own the same Greeting kind, so run one of them per cluster, never both. Run this
  * one with `node examples/greeting/simple.ts` (kubeconfig as kubectl finds it).
  */
-import { KubeConfig, Manager, Result, writeStatus } from "../../src/index.ts";
+import { KubeConfig, Manager, Action, writeStatus } from "../../src/index.ts";
 import type { ExampleOperator } from "../example.ts";
 import { installCrds } from "../example.ts";
 import { Greeting, crds, samples } from "./kinds.ts";
@@ -32,9 +32,9 @@ export const simpleOperator: ExampleOperator = {
   register(mgr) {
     mgr.controller("greeting-simple").for(Greeting).reconcile(async (req) => {
       const greeting = mgr.cache.informer(Greeting).get(req.name, req.namespace);
-      if (!greeting?.spec.name) return Result.done();
+      if (!greeting?.spec.name) return Action.done();
       await writeStatus(mgr.client, greeting, { message: `Hello, ${greeting.spec.name}` });
-      return Result.done();
+      return Action.done();
     });
   },
 };

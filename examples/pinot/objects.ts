@@ -5,7 +5,7 @@
  */
 import type { ConfigMap, Deployment, PersistentVolumeClaim, Service, StatefulSet } from "../../src/index.ts";
 import type { V1Container, V1PodTemplateSpec } from "@kubernetes/client-node";
-import type { Plain } from "../../src/index.ts";
+import type { Plain } from "../../src/entries/client.ts";
 import {
   CONFIG_VOLUME, START_COMMANDS, configPath, nodeClaimName, nodeConfigMapName, nodeLabels, nodeObjectName, selectorLabels, workloadKind,
 } from "./naming.ts";

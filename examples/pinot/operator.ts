@@ -7,7 +7,7 @@
  *
  * `npm run example -- pinot` runs it; see README.md.
  */
-import { ConfigMap, Deployment, EventRecorder, PersistentVolumeClaim, Result, Service, StatefulSet, clientEventSink } from "../../src/index.ts";
+import { ConfigMap, Deployment, EventRecorder, PersistentVolumeClaim, Action, Service, StatefulSet, clientEventSink } from "../../src/index.ts";
 import type { Manager } from "../../src/index.ts";
 import type { ExampleOperator } from "../example.ts";
 import { loadYamlFolder } from "../example.ts";
@@ -50,7 +50,7 @@ export function registerPinot(mgr: Manager): void {
     .uses(PersistentVolumeClaim, { verbs: ["get", "list", "watch", "create", "patch"] })
     .reconcile(async (req, ctx) => {
       const pinot = pinots.get(req.name, req.namespace);
-      if (!pinot || pinot.metadata?.deletionTimestamp) return Result.done(); // garbage collection removes the children
+      if (!pinot || pinot.metadata?.deletionTimestamp) return Action.done(); // garbage collection removes the children
       return reconcilePinot({ client: mgr.client, reader: mgr.cache, recorder, signal: ctx.signal }, pinot);
     });
 }

@@ -2,12 +2,11 @@
  * One reconcile of a Pinot: validate the spec, hand every node's objects to one Builder with an
  * ordered rollout (node types in `deploymentOrder`), and write what happened to the status.
  */
-import {
-  Builder, BuilderValidationErrors, InvalidError, Result, findCondition, writeStatus,
-} from "../../src/index.ts";
-import type {
-  BuilderEventRecorder, Condition, ObjectReader, ReconcileAction, ReconcileResult, ResourceClient,
-} from "../../src/index.ts";
+import { Builder, BuilderValidationErrors, Action, findCondition, writeStatus } from "../../src/index.ts";
+import { InvalidError } from "../../src/entries/client.ts";
+import type { BuilderEventRecorder } from "../../src/entries/builder.ts";
+import type { Condition, BuilderResult, ResourceClient } from "../../src/index.ts";
+import type { ObjectReader } from "../../src/entries/client.ts";
 import { desiredObjects } from "./objects.ts";
 import type { NodeObjects } from "./objects.ts";
 import { validatePinot } from "./validate.ts";
@@ -40,7 +39,7 @@ export interface PinotDeps {
  * `Progressing` while it waits (and what on), `Degraded` when an object failed (thrown, so
  * retried with backoff), `Ready` when every workload is rolled out.
  */
-export async function reconcilePinot(deps: PinotDeps, pinot: Pinot): Promise<ReconcileAction> {
+export async function reconcilePinot(deps: PinotDeps, pinot: Pinot): Promise<Action> {
   const problems = validatePinot(pinot);
   if (problems.length) return reportInvalid(deps, pinot, problems);
 
@@ -56,7 +55,7 @@ export async function reconcilePinot(deps: PinotDeps, pinot: Pinot): Promise<Rec
     else builder.deployment(n.workload.object);
     builder.service(n.service);
   }
-  let result: ReconcileResult;
+  let result: BuilderResult;
   try {
     result = await builder.reconcile();
   } catch (err) {
@@ -76,11 +75,11 @@ export async function reconcilePinot(deps: PinotDeps, pinot: Pinot): Promise<Rec
       : { type: "Ready", status: "False", reason: "ObjectsFailed", message: result.errors.map((e) => e.message).join("; ") };
   await writeStatus(deps.client, pinot, { phase, waitingOn: waitingOn ?? null, nodes: nodeStatus }, { conditions: [ready], fieldManager: PINOT_FIELD_MANAGER });
   if (!result.ok) throw new AggregateError(result.errors, `Pinot ${pinot.metadata!.name}: ${result.errors.length} object(s) failed`);
-  return waitingOn ? Result.requeueAfter(WAITING_RECHECK_MS) : Result.done();
+  return waitingOn ? Action.requeueAfter(WAITING_RECHECK_MS) : Action.done();
 }
 
 /** Status, condition and (for a new problem) a Warning event for a spec the operator cannot run; no retry. */
-async function reportInvalid(deps: PinotDeps, pinot: Pinot, problems: string[]): Promise<ReconcileAction> {
+async function reportInvalid(deps: PinotDeps, pinot: Pinot, problems: string[]): Promise<Action> {
   const message = problems.join("; ");
   const previous = findCondition(pinot.status?.conditions, "Ready");
   const isNew = previous?.reason !== "InvalidSpec" || previous.message !== message || previous.observedGeneration !== pinot.metadata?.generation;
@@ -88,7 +87,7 @@ async function reportInvalid(deps: PinotDeps, pinot: Pinot, problems: string[]):
     conditions: [{ type: "Ready", status: "False", reason: "InvalidSpec", message }], fieldManager: PINOT_FIELD_MANAGER,
   });
   if (isNew) await deps.recorder.record(pinot, { type: "Warning", reason: "InvalidSpec", action: "Reconcile", note: message });
-  return Result.done();
+  return Action.done();
 }
 
 /** Each node's workload as the cache sees it. */

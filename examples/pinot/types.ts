@@ -10,7 +10,8 @@ import type {
   V1Volume, V1VolumeMount,
 } from "@kubernetes/client-node";
 import { defineKind } from "../../src/index.ts";
-import type { Condition, ObjectOf, Plain } from "../../src/index.ts";
+import type { Condition } from "../../src/index.ts";
+import type { ObjectOf, Plain } from "../../src/entries/client.ts";
 
 /** One Pinot node (a group of identical pods): `spec.nodes[]`. */
 export interface PinotNode {

@@ -9,10 +9,12 @@
  * uses expectations so that a reconcile running before the cache shows its last writes never
  * creates or deletes twice.
  */
-import { Pod, ReplicaSetReconciler, Result, defineKind, writeStatus } from "../../src/index.ts";
-import type {
-  BuilderEventRecorder, InformerSource, Manager, ObjectOf, ReconcileAction, ReconcileContext, ReplicaSetResult, ReplicaTemplate, Request, ResourceClient,
-} from "../../src/index.ts";
+import { Pod, Action, defineKind, writeStatus } from "../../src/index.ts";
+import { ReplicaSetReconciler } from "../../src/entries/controller.ts";
+import type { BuilderEventRecorder } from "../../src/entries/builder.ts";
+import type { InformerSource, ReplicaSetResult, ReplicaTemplate } from "../../src/entries/controller.ts";
+import type { Manager, ReconcileContext, Request, ResourceClient } from "../../src/index.ts";
+import type { ObjectOf } from "../../src/entries/client.ts";
 import type { ExampleOperator } from "../example.ts";
 import { loadYamlFolder } from "../example.ts";
 
@@ -63,7 +65,7 @@ export function podSetMessage(desired: number, result: ReplicaSetResult<Pod>): s
  */
 export function podSetReconciler(options: PodSetReconcilerOptions): {
   pods: ReplicaSetReconciler<Pod>;
-  reconcile: (req: Request, ctx?: Pick<ReconcileContext, "signal">) => Promise<ReconcileAction>;
+  reconcile: (req: Request, ctx?: Pick<ReconcileContext, "signal">) => Promise<Action>;
 } {
   const { client, recorder } = options;
   const podSets = options.source.informer(PodSet);
@@ -71,7 +73,7 @@ export function podSetReconciler(options: PodSetReconcilerOptions): {
   const reconcile = async (req: Request, ctx?: Pick<ReconcileContext, "signal">) => {
     const set = podSets.get(req.name, req.namespace);
     // Gone or going: garbage collection deletes its Pods (they carry it as controller).
-    if (!set || set.metadata?.deletionTimestamp) return Result.done();
+    if (!set || set.metadata?.deletionTimestamp) return Action.done();
     const desired = set.spec.replicas ?? 1;
     const result = await pods.reconcile({
       client, owner: set, replicas: desired, template: set.spec.template,
@@ -79,7 +81,7 @@ export function podSetReconciler(options: PodSetReconcilerOptions): {
     });
     await writeStatus(client, set, { replicas: result.replicas, readyReplicas: result.readyReplicas, message: podSetMessage(desired, result) });
     if (!result.ok) throw new AggregateError(result.errors, `PodSet ${req.namespace}/${req.name}: ${result.errors.length} Pod write(s) failed`);
-    return result.requeueAfterMs !== undefined ? Result.requeueAfter(result.requeueAfterMs) : Result.done();
+    return result.requeueAfterMs !== undefined ? Action.requeueAfter(result.requeueAfterMs) : Action.done();
   };
   return { pods, reconcile };
 }

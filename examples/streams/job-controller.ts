@@ -3,7 +3,7 @@
  * for the job and the PE; most restrictive placement first), created, updated and pruned with
  * the Builder; the Job's phase follows its PEs.
  */
-import { Builder, Result, isNotFound, terminal, writeStatus } from "../../src/index.ts";
+import { Builder, Action, isNotFound, terminal, writeStatus } from "../../src/index.ts";
 import type { Manager } from "../../src/index.ts";
 import { computeProcessingElements } from "./fusion.ts";
 import { FIELD_MANAGER, Job, ProcessingElement } from "./kinds.ts";
@@ -16,7 +16,7 @@ export function registerJobController(mgr: Manager): void {
     .owns(ProcessingElement) // written by a Builder
     .reconcile(async (req, { signal }) => {
       const job = mgr.cache.informer(Job).get(req.name, req.namespace);
-      if (!job || job.metadata?.deletionTimestamp) return Result.done(); // owner references and GC remove the rest
+      if (!job || job.metadata?.deletionTimestamp) return Action.done(); // owner references and GC remove the rest
       const client = mgr.client.withSignal(signal);
       const plan = computeProcessingElements(job);
       if (!plan.ok) {
@@ -52,6 +52,6 @@ export function registerJobController(mgr: Manager): void {
         if (!isNotFound(err)) throw err;
       }
       if (!result.ok) throw new AggregateError(result.errors, `job ${req.name}: ${result.errors.length} PE(s) did not reconcile`);
-      return Result.done();
+      return Action.done();
     });
 }

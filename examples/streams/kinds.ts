@@ -4,7 +4,7 @@
  * annotations that tie Jobs, PEs and Pods together.
  */
 import { defineKind } from "../../src/index.ts";
-import type { ObjectOf } from "../../src/index.ts";
+import type { ObjectOf } from "../../src/entries/client.ts";
 
 /** Where a PE's pod may run. Every field narrows it; the most restrictive PEs are created first. */
 export interface Placement {

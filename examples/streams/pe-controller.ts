@@ -4,8 +4,9 @@
  * launches in `status.launchCount` so that a crash of the operator can neither lose nor repeat
  * one (see {@link decideLaunch}).
  */
-import { Builder, ConfigMap, Pod, Result, isConflict, isNotFound, writeStatus } from "../../src/index.ts";
-import type { Manager, ReconcileAction, ResourceClient, StatusPatch } from "../../src/index.ts";
+import { Builder, ConfigMap, Pod, Action, isConflict, isNotFound, writeStatus } from "../../src/index.ts";
+import type { Manager, ResourceClient } from "../../src/index.ts";
+import type { StatusPatch } from "../../src/entries/client.ts";
 import { FIELD_MANAGER, LAUNCH_FINALIZER, ProcessingElement } from "./kinds.ts";
 import type { ProcessingElementStatus } from "./kinds.ts";
 import { decideLaunch } from "./launch.ts";
@@ -27,23 +28,23 @@ export function registerPeController(mgr: Manager): void {
       // it; release the finalizer once it does.
       if (pod && (!cached || !controlledBy(pod, cached.metadata?.uid))) {
         if (pod.metadata?.deletionTimestamp) await releasePod(client, pod);
-        return Result.done();
+        return Action.done();
       }
-      if (!cached || cached.metadata?.deletionTimestamp) return Result.done();
+      if (!cached || cached.metadata?.deletionTimestamp) return Action.done();
 
       let pe = cached;
       let step = decideLaunch(pe, pod, podSpecHash(pePod(pe, 1).spec!));
       if (step.step === "launch" || step.step === "relaunch") {
         // The launch count decides what is created: read it from the API, not the cache.
         pe = await client.get({ ...ProcessingElement, name: req.name, namespace: req.namespace });
-        if (pe.metadata?.uid !== cached.metadata?.uid) return Result.requeue();
+        if (pe.metadata?.uid !== cached.metadata?.uid) return Action.requeue();
         step = decideLaunch(pe, pod, podSpecHash(pePod(pe, 1).spec!));
       }
       return runStep(mgr, client, pe, pod, step);
     });
 }
 
-async function runStep(mgr: Manager, client: ResourceClient, pe: ProcessingElement, pod: Pod | undefined, step: LaunchStep): Promise<ReconcileAction> {
+async function runStep(mgr: Manager, client: ResourceClient, pe: ProcessingElement, pod: Pod | undefined, step: LaunchStep): Promise<Action> {
   const recorder = mgr.recorder;
   const status = (patch: StatusPatch<ProcessingElement>) => writeStatus(client, pe, { podName: pe.metadata!.name!, ...patch });
   switch (step.step) {
@@ -56,16 +57,16 @@ async function runStep(mgr: Manager, client: ResourceClient, pe: ProcessingEleme
         note: `${relaunchNote(step)}; launching it again (launch ${step.launch})`,
       });
       if (pod) await retirePod(client, pod);
-      return Result.done(); // the pod's deletion event brings the PE back to create the next pod
+      return Action.done(); // the pod's deletion event brings the PE back to create the next pod
     }
     case "retire":
       if (pod) await retirePod(client, pod);
-      return Result.done();
+      return Action.done();
     case "finish":
       await status({ phase: step.phase, message: step.phase === "Completed" ? "the pod completed" : "the pod failed and the restart policy is Never" });
       if (pod?.metadata?.deletionTimestamp) {
         await releasePod(client, pod);
-        return Result.done();
+        return Action.done();
       }
       break;
     case "launch":
@@ -83,7 +84,7 @@ async function runStep(mgr: Manager, client: ResourceClient, pe: ProcessingEleme
   const result = await builder.reconcile();
   if (!result.ok) throw new AggregateError(result.errors, `PE ${pe.metadata!.name}: ${result.errors.map((e) => e.message).join("; ")}`);
   if (step.step === "keep" || step.step === "launch") await status({ phase: step.step === "launch" ? "Pending" : step.phase, message: null });
-  return Result.done();
+  return Action.done();
 }
 
 /** Writes the launch count (and the phase with it) with the PE's resourceVersion: a stale read conflicts and is retried. */

@@ -3,7 +3,7 @@
  * ProcessingElementPodSpecBuilder): names, labels, placement as node selector and
  * anti-affinity, the launch annotation.
  */
-import { hashObject } from "../../src/index.ts";
+import { hashObject } from "../../src/entries/builder.ts";
 import type { ConfigMap, Pod } from "../../src/index.ts";
 import type { ProcessingElement } from "./kinds.ts";
 import { JOB_LABEL, LAUNCH_ANNOTATION, LAUNCH_FINALIZER, PE_LABEL, SPEC_HASH_ANNOTATION } from "./kinds.ts";

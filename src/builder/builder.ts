@@ -9,11 +9,11 @@ import type { KubeObject } from "../client/types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
 import type { ObjectInput } from "../kinds/kind.ts";
 import type { Input } from "../kinds/plain.ts";
-import type { KindBuilder } from "../../builders/kind-builder.ts";
+import type { KindRules } from "../../builders/kind-rules.ts";
 import {
-  configMapBuilder, customObject, deploymentBuilder, secretBuilder, serviceBuilder, statefulSetBuilder, storageBuilder,
+  configMapRules, customObjectRules, deploymentRules, secretRules, serviceRules, statefulSetRules, storageRules,
 } from "../../builders/index.ts";
-import type { ReconcileResult } from "../controller/results.ts";
+import type { BuilderResult } from "../controller/results.ts";
 import { withInvalidTerminal } from "../controller/results.ts";
 import { runPass } from "./reconcile-pass.ts";
 import { checkObject } from "../util/check-args.ts";
@@ -122,27 +122,27 @@ export class Builder {
    * client-node `V1ConfigMap`.
    */
   configMap(obj: Input<V1ConfigMap>, options: ObjectOptions = {}): this {
-    return this.#add(configMapBuilder, obj, options, "configMap");
+    return this.#add(configMapRules, obj, options, "configMap");
   }
 
   /** Adds a Secret (`v1`). `stringData` is folded into `data`; values never reach events. */
   secret(obj: Input<V1Secret>, options: ObjectOptions = {}): this {
-    return this.#add(secretBuilder, obj, options, "secret");
+    return this.#add(secretRules, obj, options, "secret");
   }
 
   /** Adds a Deployment (`apps/v1`) with config-hash env injection. */
   deployment(obj: Input<V1Deployment>, options: ObjectOptions = {}): this {
-    return this.#add(deploymentBuilder, obj, options, "deployment");
+    return this.#add(deploymentRules, obj, options, "deployment");
   }
 
   /** Adds a StatefulSet (`apps/v1`) with config-hash env injection. */
   statefulSet(obj: Input<V1StatefulSet>, options: ObjectOptions = {}): this {
-    return this.#add(statefulSetBuilder, obj, options, "statefulSet");
+    return this.#add(statefulSetRules, obj, options, "statefulSet");
   }
 
   /** Adds a Service (`v1`). */
   service(obj: Input<V1Service>, options: ObjectOptions = {}): this {
-    return this.#add(serviceBuilder, obj, options, "service");
+    return this.#add(serviceRules, obj, options, "service");
   }
 
   /**
@@ -151,7 +151,7 @@ export class Builder {
    * deleted to re-create it while it is Bound.
    */
   storage(pvc: Input<V1PersistentVolumeClaim>, options: ObjectOptions = {}): this {
-    return this.#add(storageBuilder, pvc, options, "storage");
+    return this.#add(storageRules, pvc, options, "storage");
   }
 
   /**
@@ -165,20 +165,20 @@ export class Builder {
   object<M extends ModelObject>(obj: OnlyModel<M>, options?: ObjectOptions): this;
   object(obj: ModelObject, options: ObjectOptions = {}): this {
     // `?.`: an untyped caller may pass null; the pass reports it with the other problems.
-    return this.#add(customObject(obj?.apiVersion ?? "", obj?.kind ?? ""), obj, options, "object");
+    return this.#add(customObjectRules(obj?.apiVersion ?? "", obj?.kind ?? ""), obj, options, "object");
   }
 
   /** Makes the cluster match; see the class doc for the flow and guarantees. */
-  async reconcile(): Promise<ReconcileResult> {
+  async reconcile(): Promise<BuilderResult> {
     return withInvalidTerminal(await runPass(this.#options, this.#entries, false), this.#options.retryInvalid === true);
   }
 
   /** Says what `reconcile()` would do, reading only: the same result shape, nothing written. */
-  async plan(): Promise<ReconcileResult> {
+  async plan(): Promise<BuilderResult> {
     return withInvalidTerminal(await runPass(this.#options, this.#entries, true), this.#options.retryInvalid === true);
   }
 
-  #add(rules: KindBuilder, obj: ModelObject, options: ObjectOptions, method: string): this {
+  #add(rules: KindRules, obj: ModelObject, options: ObjectOptions, method: string): this {
     // Model objects differ from plain JSON only in Date timestamps, which JSON carries as strings.
     this.#entries.push({ rules, object: obj as KubeObject, options, method });
     return this;

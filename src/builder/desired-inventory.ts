@@ -15,12 +15,12 @@ export interface InventoryEntry extends KindRef {
  * What one reconcile desires. Kinds are compared by group and kind (not version), so an object
  * served at two versions is one object.
  */
-export class InternalStore {
+export class DesiredInventory {
   #entries = new Map<string, InventoryEntry>();
 
   /** Records a desired object. Returns false when it was already recorded (a duplicate). */
   add(obj: KubeObject): boolean {
-    checkKubeObject("InternalStore.add(obj)", "obj", obj);
+    checkKubeObject("DesiredInventory.add(obj)", "obj", obj);
     const entry: InventoryEntry = {
       apiVersion: obj.apiVersion!,
       kind: obj.kind!,
@@ -35,7 +35,7 @@ export class InternalStore {
 
   /** Whether an object (live, any version of its group) is desired. */
   has(obj: { apiVersion?: string | undefined; kind?: string | undefined; metadata?: { name?: string | undefined; namespace?: string | undefined } | undefined }): boolean {
-    checkObject("InternalStore.has(obj)", "obj", obj, "a Kubernetes object");
+    checkObject("DesiredInventory.has(obj)", "obj", obj, "a Kubernetes object");
     return this.#entries.has(
       groupKindKey({ apiVersion: obj.apiVersion ?? "", kind: obj.kind ?? "", name: obj.metadata?.name ?? "", namespace: obj.metadata?.namespace }),
     );

@@ -5,7 +5,7 @@
  */
 import type { Kind, KubeObject, ObjectReader } from "../client/types.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
-import type { KindBuilder } from "../../builders/kind-builder.ts";
+import type { KindRules } from "../../builders/kind-rules.ts";
 import type { BuilderEventRecorder } from "../controller/event-notes.ts";
 
 /** Options of one object added to a Builder. */
@@ -152,7 +152,7 @@ export interface BuilderOptions {
 
 /** One added object. */
 export interface BuilderEntry {
-  rules: KindBuilder;
+  rules: KindRules;
   object: KubeObject;
   options: ObjectOptions;
   /** The Builder method used, for misuse messages. */

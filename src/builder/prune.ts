@@ -26,7 +26,7 @@
  */
 import type { Kind, KubeObject, ObjectReader } from "../client/types.ts";
 import type { ObjectResult } from "../controller/results.ts";
-import type { InternalStore } from "./desired-inventory.ts";
+import type { DesiredInventory } from "./desired-inventory.ts";
 import { isNotFound } from "../errors.ts";
 import { isRetainedBy } from "../cache/retained.ts";
 import { OwnedObjects } from "./owned-objects.ts";
@@ -58,7 +58,7 @@ export interface PruneOptions {
   kinds: readonly Kind[];
   /** Namespace to prune in (undefined: cluster-scoped kinds). */
   namespace: string | undefined;
-  store: InternalStore;
+  store: DesiredInventory;
   /** Prune PersistentVolumeClaims too (data!). Default false. */
   persistentVolumeClaims: boolean;
   /** Decide only; delete nothing. */

@@ -5,13 +5,13 @@
 import type { KindRef, KubeObject, ObjectRef } from "../client/types.ts";
 import { appliedKinds, appliedKindsKey, forgetAppliedKind, rememberAppliedKinds } from "./applied-kinds.ts";
 import { AlreadyExistsError, BuilderValidationError, BuilderValidationErrors, OperatorRuntimeError } from "../errors.ts";
-import { InternalStore } from "./desired-inventory.ts";
+import { DesiredInventory } from "./desired-inventory.ts";
 import { pruneOwned } from "./prune.ts";
 import { OwnedObjects } from "./owned-objects.ts";
 import { mapBounded } from "../util/map-bounded.ts";
 import type { BuilderEntry, BuilderOptions } from "./options.ts";
 import { COMPONENT_LABEL, controllerReference, DESIRED_HASH_ANNOTATION, isSubset, MANAGED_BY_LABEL, prepareDesired, stampDesiredHash } from "./desired.ts";
-import type { ObjectResult, ReconcileResult } from "../controller/results.ts";
+import type { ObjectResult, BuilderResult } from "../controller/results.ts";
 import { describeObject, summarize } from "../controller/results.ts";
 import { scalarComparer } from "./scalars.ts";
 import { EventNotes } from "../controller/event-notes.ts";
@@ -35,7 +35,7 @@ interface Prepared {
 }
 
 /** Runs one pass; `dryRun` decides without writing. */
-export async function runPass(options: BuilderOptions, entries: readonly BuilderEntry[], dryRun: boolean): Promise<ReconcileResult> {
+export async function runPass(options: BuilderOptions, entries: readonly BuilderEntry[], dryRun: boolean): Promise<BuilderResult> {
   const client = options.client;
   const reader = options.reader ?? client.reader();
   const fieldManager = options.fieldManager ?? client.fieldManager;
@@ -131,7 +131,7 @@ export async function runPass(options: BuilderOptions, entries: readonly Builder
   if (options.prune === false) pruneSkipped = "pruning is turned off";
   else if (notDone.length) pruneSkipped = `${notDone.length} object(s) did not reconcile: ${notDone.map(describeObject).join(", ")}`;
   else {
-    const store = new InternalStore();
+    const store = new DesiredInventory();
     for (const p of prepared) store.add(p.desired);
     // Kinds earlier passes of this process applied for this owner: pruned even when this pass adds none.
     if (appliedKey && !dryRun) rememberAppliedKinds(appliedKey, added);

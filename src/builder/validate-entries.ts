@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from "../client/types.ts";
 import { BuilderValidationError } from "../errors.ts";
-import { InternalStore } from "./desired-inventory.ts";
+import { DesiredInventory } from "./desired-inventory.ts";
 import { checkJson, checkLabels, labelValue, problem } from "../../builders/index.ts";
 import type { BuilderEntry, BuilderOptions } from "./options.ts";
 import { controllerReference } from "./desired.ts";
@@ -38,7 +38,7 @@ export function validateEntries(options: BuilderOptions, entries: readonly Build
       "pass how many objects of a phase to write at once, e.g. 8, or 1 for one after another"));
   }
   const namespace = options.namespace ?? options.owner.metadata?.namespace;
-  const store = new InternalStore();
+  const store = new DesiredInventory();
   const filled: BuilderEntry[] = [];
   for (const e of entries) {
     if (typeof e.object !== "object" || e.object === null || Array.isArray(e.object)) {

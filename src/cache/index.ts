@@ -36,6 +36,6 @@ export {
   fnv1a64, formatShardSelector, normalizeShardSelector, parseShardSelector, shardHashOf, shardSelectorMatcher, splitHashSpace,
   SHARD_FIELDS, SHARD_HASH_SPACE,
 } from "../util/shard-range.ts";
-export type { ShardField, ShardRange, ShardSelector } from "../util/shard-range.ts";
+export type { ShardField, HashRange, ShardSelector } from "../util/shard-range.ts";
 export { fieldSelectorMatcher } from "./field-selector.ts";
 export type { IndexFunc, Informer, InformerEventHandler } from "./types.ts";

@@ -2,6 +2,7 @@
 import type { KubeObject } from "../client/types.ts";
 import { OperatorRuntimeError } from "../errors.ts";
 import { fnv1a64 } from "../util/shard-range.ts";
+import type { HashRange } from "../util/shard-range.ts";
 import { checkObject } from "../util/check-args.ts";
 
 /**
@@ -76,19 +77,7 @@ export function shardBucketLabels(owner: KubeObject): Record<string, string> {
   return { [SHARD_BUCKET_LABEL]: String(bucketOfUid(uid)) };
 }
 
-/**
- * A hash interval, half-open: `start <= fnv1a64(uid) < end`; `end` may be 2^64 (the top of the
- * space), as `shardRange(object.metadata.uid, '0x…', '0x10000000000000000')` writes it.
- *
- * @example
- * ```ts
- * const r: HashRange = { start: 0n, end: 1n << 58n };
- * ```
- */
-export interface HashRange {
-  start: bigint;
-  end: bigint;
-}
+export type { HashRange } from "../util/shard-range.ts";
 
 /**
  * The hashes of bucket `bucket`: exactly those `h` with `floor(h × buckets / 2^64) = bucket`.
@@ -119,7 +108,7 @@ export function bucketRanges(set: Iterable<number>, buckets = SHARD_BUCKETS): Ha
   for (const b of sortedBuckets(set, buckets, "bucketRanges")) {
     const r = bucketRange(b, buckets);
     const last = ranges.at(-1);
-    if (last && last.end === r.start) last.end = r.end;
+    if (last && last.end === r.start) ranges[ranges.length - 1] = { start: last.start, end: r.end };
     else ranges.push(r);
   }
   return ranges;

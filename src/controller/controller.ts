@@ -14,7 +14,7 @@ import { OperatorRuntimeError } from "../errors.ts";
 import type { MetricsProvider } from "./metrics-hooks.ts";
 import { noopMetrics } from "./metrics-hooks.ts";
 import type { Predicate } from "./predicates.ts";
-import type { ReconcileAction, Reconciler, Request } from "./reconciler.ts";
+import type { Action, Reconciler, Request } from "./reconciler.ts";
 import { keyOf, requestOf } from "./reconciler.ts";
 import { WorkQueue } from "./work-queue.ts";
 import { retryAfterMs } from "./retry-after.ts";
@@ -208,7 +208,7 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
  *   name: "dataapp", source: cache,
  *   for: { kind: DataApp },
  *   owns: [{ kind: StatefulSet }],
- *   reconcile: async (req, { log }) => { log.info("reconciling"); return Result.done(); },
+ *   reconcile: async (req, { log }) => { log.info("reconciling"); return Action.done(); },
  * });
  * await c.start(new AbortController().signal);
  * ```
@@ -388,7 +388,7 @@ export class Controller implements Runnable {
   }
 
   /** Runs the reconciler for `key`; `refused.stale` turns true when the gate refuses a write because a cache is stale. */
-  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }, bucket: number | undefined, primary: KubeObject | undefined): Promise<ReconcileAction | void> {
+  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }, bucket: number | undefined, primary: KubeObject | undefined): Promise<Action | void> {
     const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
     const gate = (signal: AbortSignal) => this.#gate(signal, bucket, primary, refused);
     if (bucket === undefined) {
@@ -556,7 +556,7 @@ export class Controller implements Runnable {
     const t0 = performance.now();
     try {
       const refused = { stale: false };
-      let result: ReconcileAction;
+      let result: Action;
       try {
         result = (await this.#reconcile(key, log, reconcileID, refused, bucket, primary)) ?? {};
       } catch (err) {
@@ -622,7 +622,7 @@ export class Controller implements Runnable {
 function boundedReconcile(
   run: (signal: AbortSignal) => ReturnType<Reconciler>, key: string, stopped: AbortSignal, timeoutMs: number, clock: Clock,
   overdue: Set<string>, requeue: (key: string) => void,
-): Promise<ReconcileAction | void> {
+): Promise<Action | void> {
   if (overdue.has(key)) {
     return Promise.reject(new OperatorRuntimeError(`reconcile of ${key}: the previous run timed out and has not returned yet; retrying after it has`));
   }

@@ -90,7 +90,7 @@ interface Entry {
  * expectations.observe(mgr.cache.informer(Pod));         // keyed by the controller's uid
  * // in the reconcile:
  * const key = owner.metadata!.uid!;
- * if (!expectations.satisfied(key)) return Result.requeueAfter(expectations.pending(key)!.expiresInMs);
+ * if (!expectations.satisfied(key)) return Action.requeueAfter(expectations.pending(key)!.expiresInMs);
  * expectations.expectCreations(key, 2);
  * for (let i = 0; i < 2; i++) {
  *   try { await client.create(pod()); } catch (err) { expectations.creationObserved(key); throw err; }

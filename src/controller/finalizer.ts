@@ -3,7 +3,7 @@
  */
 import type { KubeObject } from "../client/types.ts";
 import { isNotFound } from "../errors.ts";
-import type { ReconcileAction } from "./reconciler.ts";
+import type { Action } from "./reconciler.ts";
 import { argumentError, checkKubeObject, checkObject } from "../util/check-args.ts";
 
 /** The reading and patching side of a client (a ResourceClient fits). */
@@ -19,9 +19,9 @@ export interface FinalizerClient {
 /** What to do for a live object and for a deleting one. */
 export interface FinalizerHandlers<T extends KubeObject> {
   /** The normal reconcile; runs only once the finalizer is stored on the object. */
-  apply(obj: T): Promise<ReconcileAction | void> | ReconcileAction | void;
+  apply(obj: T): Promise<Action | void> | Action | void;
   /** Cleanup before deletion; throw to keep the finalizer and retry with backoff. */
-  cleanup(obj: T): Promise<ReconcileAction | void> | ReconcileAction | void;
+  cleanup(obj: T): Promise<Action | void> | Action | void;
 }
 
 
@@ -45,12 +45,12 @@ export interface FinalizerHandlers<T extends KubeObject> {
  * @example
  * ```ts
  * return finalizer(client, person, "example.com/greetings", {
- *   apply: async (p) => Result.done(),
+ *   apply: async (p) => Action.done(),
  *   cleanup: async (p) => { await unlinkGreetings(p); },
  * });
  * ```
  */
-export async function finalizer<T extends KubeObject>(client: FinalizerClient, obj: T, name: string, handlers: FinalizerHandlers<T>): Promise<ReconcileAction | void> {
+export async function finalizer<T extends KubeObject>(client: FinalizerClient, obj: T, name: string, handlers: FinalizerHandlers<T>): Promise<Action | void> {
   const where = "finalizer(client, obj, name, handlers)";
   checkObject(where, "client", client, "a client (a ResourceClient, or { get, patch })");
   checkKubeObject(where, "obj", obj);

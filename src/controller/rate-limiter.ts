@@ -85,14 +85,14 @@ export function exponentialFailureRateLimiter(options: ExponentialFailureOptions
 }
 
 /**
- * Options of {@link bucketRateLimiter}.
+ * Options of {@link tokenBucketRateLimiter}.
  *
  * @example
  * ```ts
- * const options: BucketOptions = { qps: 10, burst: 100 };
+ * const options: TokenBucketRateLimiterOptions = { qps: 10, burst: 100 };
  * ```
  */
-export interface BucketOptions {
+export interface TokenBucketRateLimiterOptions {
   /** Tokens earned back per second (default 10). */
   qps?: number;
   /** Tokens the bucket starts with and holds at most (default 100). */
@@ -112,7 +112,7 @@ export interface BucketOptions {
  *
  * @example
  * ```ts
- * const limiter = bucketRateLimiter({ qps: 10, burst: 2, now: () => 0 });
+ * const limiter = tokenBucketRateLimiter({ qps: 10, burst: 2, now: () => 0 });
  * limiter.when("a"); // 0
  * limiter.when("b"); // 0
  * limiter.when("c"); // 100: the next token comes in 1/qps s
@@ -120,13 +120,13 @@ export interface BucketOptions {
  * ```
  * @throws RangeError when `qps` is not positive or `burst` is below 1.
  */
-export function bucketRateLimiter(options: BucketOptions = {}): RateLimiter {
-  checkObject("bucketRateLimiter(options)", "options", options, "an options object ({ qps?, burst?, now? })");
+export function tokenBucketRateLimiter(options: TokenBucketRateLimiterOptions = {}): RateLimiter {
+  checkObject("tokenBucketRateLimiter(options)", "options", options, "an options object ({ qps?, burst?, now? })");
   const qps = options.qps ?? 10;
   const burst = options.burst ?? 100;
   const now = options.now ?? (() => performance.now());
   if (!(qps > 0) || !(burst >= 1)) {
-    throw new RangeError(`bucketRateLimiter: need qps > 0 and burst >= 1 (got qps=${qps}, burst=${burst})`);
+    throw new RangeError(`tokenBucketRateLimiter: need qps > 0 and burst >= 1 (got qps=${qps}, burst=${burst})`);
   }
   const bucket = new TokenBucket({ burst, refillIntervalMs: 1000 / qps }, now());
   return {
@@ -150,7 +150,7 @@ export function bucketRateLimiter(options: BucketOptions = {}): RateLimiter {
  * ```ts
  * const limiter = maxOfRateLimiters(
  *   exponentialFailureRateLimiter({ baseMs: 5, maxMs: 1_000_000 }),
- *   bucketRateLimiter({ qps: 10, burst: 100 }),
+ *   tokenBucketRateLimiter({ qps: 10, burst: 100 }),
  * );
  * ```
  */
@@ -189,10 +189,10 @@ export function maxOfRateLimiters(...limiters: RateLimiter[]): RateLimiter {
  * const queue = new WorkQueue({ name: "dataapp", rateLimiter: defaultControllerRateLimiter() });
  * ```
  */
-export function defaultControllerRateLimiter(options: Pick<BucketOptions, "now"> = {}): RateLimiter {
+export function defaultControllerRateLimiter(options: Pick<TokenBucketRateLimiterOptions, "now"> = {}): RateLimiter {
   checkObject("defaultControllerRateLimiter(options)", "options", options, "an options object ({ now? })");
   return maxOfRateLimiters(
     exponentialFailureRateLimiter({ baseMs: 5, maxMs: 1_000_000 }),
-    bucketRateLimiter({ qps: 10, burst: 100, ...options }),
+    tokenBucketRateLimiter({ qps: 10, burst: 100, ...options }),
   );
 }

@@ -14,15 +14,15 @@ export interface Request {
 
 /**
  * What a reconciler asks the controller to do next (not what the Builder did: that is the
- * Builder's `ReconcileResult`). Build it with {@link Result}; returning nothing means
- * {@link Result.done}.
+ * Builder's `BuilderResult`). Build it with {@link Action}; returning nothing means
+ * {@link Action.done}.
  *
  * @example
  * ```ts
- * const next: ReconcileAction = ready ? Result.done() : Result.requeueAfter(10_000);
+ * const next: Action = ready ? Action.done() : Action.requeueAfter(10_000);
  * ```
  */
-export interface ReconcileAction {
+export interface Action {
   /** Run again after this many milliseconds (the earliest deadline wins). */
   requeueAfter?: number;
   /** Run again with the rate limiter's backoff. */
@@ -30,28 +30,28 @@ export interface ReconcileAction {
 }
 
 /**
- * Named constructors of the {@link ReconcileAction} a reconciler returns.
+ * Named constructors of the {@link Action} a reconciler returns.
  *
  * @example
  * ```ts
  * mgr.controller("dataapp").for(DataApp).reconcile(async (req) => {
  *   const app = mgr.cache.informer(DataApp).get(req.name, req.namespace);
- *   if (!app) return Result.done();
- *   return Result.requeueAfter(10 * 60_000);   // re-check in ten minutes
+ *   if (!app) return Action.done();
+ *   return Action.requeueAfter(10 * 60_000);   // re-check in ten minutes
  * });
  * ```
  */
-export const Result = {
+export const Action = {
   /** Done: run again only when something changes. */
-  done(): ReconcileAction {
+  done(): Action {
     return {};
   },
   /** Run again after `ms` milliseconds (backoff reset). */
-  requeueAfter(ms: number): ReconcileAction {
+  requeueAfter(ms: number): Action {
     return { requeueAfter: ms };
   },
   /** Run again with backoff (without counting as an error). */
-  requeue(): ReconcileAction {
+  requeue(): Action {
     return { requeue: true };
   },
 } as const;
@@ -75,7 +75,7 @@ export interface ReconcileContext {
 /**
  * A reconciler: makes the world match the object named by `request`.
  *
- * Contract: return (or resolve) {@link Result.done} when done; {@link Result.requeueAfter} for
+ * Contract: return (or resolve) {@link Action.done} when done; {@link Action.requeueAfter} for
  * a timed re-run; throw (any value) to retry with per-key exponential backoff (5 ms doubling
  * to 1000 s, reset on success; a thrown 429 `TooManyRequestsError`, also inside `cause` or an
  * `AggregateError`, waits at least its Retry-After). Throw a terminal error for what retrying cannot fix: a
@@ -91,7 +91,7 @@ export interface ReconcileContext {
  * changes that arrive while it runs cause exactly one more run afterwards. It must be
  * idempotent: it may run at any time, for any reason.
  */
-export type Reconciler = (request: Request, context: ReconcileContext) => Promise<ReconcileAction | void> | ReconcileAction | void;
+export type Reconciler = (request: Request, context: ReconcileContext) => Promise<Action | void> | Action | void;
 
 /** `namespace/name`, or `name` for cluster-scoped objects. */
 export function keyOf(request: Request): string {

@@ -13,7 +13,7 @@ import { isControlledBy } from "./controller-ref.ts";
 import { ownedIn } from "../cache/owner-index.ts";
 import type { BuilderEventRecorder } from "./event-notes.ts";
 import { EventNotes } from "./event-notes.ts";
-import type { ObjectResult, ReconcileResult } from "./results.ts";
+import type { ObjectResult, BuilderResult } from "./results.ts";
 import { summarize } from "./results.ts";
 import { shardBucketLabels } from "../cache/shard-buckets.ts";
 import { checkKindRef, checkObject } from "../util/check-args.ts";
@@ -98,7 +98,7 @@ export interface ReplicaSetInput<T extends KubeObject> {
 }
 
 /**
- * The outcome of a {@link ReplicaSetReconciler} pass: a `ReconcileResult` (one entry per
+ * The outcome of a {@link ReplicaSetReconciler} pass: a `BuilderResult` (one entry per
  * created, deleted or failed member; `waitingOn` when the pass waited for the cache) and the
  * counts for the owner's status.
  *
@@ -108,7 +108,7 @@ export interface ReplicaSetInput<T extends KubeObject> {
  * await writeStatus(client, owner, { replicas: r.replicas, readyReplicas: r.readyReplicas });
  * ```
  */
-export interface ReplicaSetResult<T extends KubeObject> extends ReconcileResult {
+export interface ReplicaSetResult<T extends KubeObject> extends BuilderResult {
   /** The active members the cache showed at the start of the pass (not being deleted, not Succeeded/Failed). */
   readonly members: readonly T[];
   /** `members.length`. */
@@ -219,12 +219,12 @@ function isActive(obj: KubeObject): boolean {
  * const pods = new ReplicaSetReconciler({ kind: Pod, source: mgr.cache });
  * mgr.controller("podset").for(PodSet).owns(Pod).reconcile(async (req, ctx) => {
  *   const set = mgr.cache.informer(PodSet).get(req.name, req.namespace);
- *   if (!set) return Result.done(); // deleted: the garbage collector deletes its pods
+ *   if (!set) return Action.done(); // deleted: the garbage collector deletes its pods
  *   // A set being deleted (deletionTimestamp) gets no new pods; its counts are still reported.
  *   const r = await pods.reconcile({ client: mgr.client, owner: set, replicas: set.spec.replicas, template: set.spec.template, signal: ctx.signal });
  *   if (!r.ok) throw new AggregateError(r.errors);
  *   await writeStatus(mgr.client, set, { replicas: r.replicas, readyReplicas: r.readyReplicas });
- *   return r.requeueAfterMs !== undefined ? Result.requeueAfter(r.requeueAfterMs) : Result.done();
+ *   return r.requeueAfterMs !== undefined ? Action.requeueAfter(r.requeueAfterMs) : Action.done();
  * });
  * ```
  */

@@ -36,17 +36,17 @@ export interface ObjectResult extends KindRef {
 
 /**
  * The outcome of a Builder's `reconcile()` or `plan()`: one {@link ObjectResult} per object.
- * (A reconciler's return value, what the controller does next, is a `ReconcileAction`.)
+ * (A reconciler's return value, what the controller does next, is a `Action`.)
  *
  * @example
  * ```ts
- * const result: ReconcileResult = await builder.reconcile();
+ * const result: BuilderResult = await builder.reconcile();
  * // Retried with backoff; terminal (not retried until the owner changes) when result.terminal.
  * if (!result.ok) throw new AggregateError(result.errors, "children failed");
- * return result.waitingOn ? Result.requeueAfter(5_000) : Result.done();
+ * return result.waitingOn ? Action.requeueAfter(5_000) : Action.done();
  * ```
  */
-export interface ReconcileResult {
+export interface BuilderResult {
   /** Every object of the pass, in reconcile order, then the pruned ones. */
   readonly objects: readonly ObjectResult[];
   /** True when no object failed. */
@@ -71,11 +71,11 @@ export interface ReconcileResult {
   readonly terminal: boolean;
 }
 
-/** Builds a ReconcileResult from the per-object outcomes. */
+/** Builds a BuilderResult from the per-object outcomes. */
 export function summarize(
   objects: ObjectResult[],
   extra: { dryRun: boolean; pruneSkipped?: string | undefined; waitingOn?: string | undefined },
-): ReconcileResult {
+): BuilderResult {
   const failed = objects.filter((o) => o.action === "failed");
   const errors = failed.filter((o) => o.error).map((o) => o.error!);
   return {
@@ -96,7 +96,7 @@ export function summarize(
  * accordingly; with `retryInvalid` the result as it is, so those failures are retried like any
  * other.
  */
-export function withInvalidTerminal(result: ReconcileResult, retryInvalid: boolean): ReconcileResult {
+export function withInvalidTerminal(result: BuilderResult, retryInvalid: boolean): BuilderResult {
   if (retryInvalid) return result;
   let marked = false;
   for (const o of result.objects) {

@@ -58,8 +58,8 @@ function leaves(err: unknown, depth = 0): unknown[] {
 }
 
 /**
- * Whether a thrown value is terminal: a `terminal(err)` (`TerminalError`), the Builder's
- * validation errors (`BuilderValidationErrors`, `BuilderValidationError`), the error of a
+ * Whether a thrown value is terminal: a `TerminalError` (`terminal(err)`, or the Builder's
+ * validation errors `BuilderValidationErrors` and `BuilderValidationError`, which extend it), the error of a
  * Builder child the API server refused as invalid (422; see the Builder's `retryInvalid`), or
  * an `AggregateError` whose every error is terminal — such as `new AggregateError(result.errors)`
  * of a Builder pass whose every failure is one of those. The spec that caused them will not
@@ -80,8 +80,7 @@ export function isTerminalError(err: unknown): boolean {
 
 function isTerminalLeaf(err: unknown): boolean {
   try {
-    return err instanceof TerminalError || err instanceof BuilderValidationErrors || err instanceof BuilderValidationError ||
-      (typeof err === "object" && err !== null && marked.has(err));
+    return err instanceof TerminalError || (typeof err === "object" && err !== null && marked.has(err));
   } catch {
     return false; // a revoked proxy refuses instanceof
   }
@@ -94,7 +93,8 @@ function isTerminalLeaf(err: unknown): boolean {
 function reasonOf(err: unknown): string {
   try {
     const invalid = (e: unknown) => {
-      const cause = e instanceof TerminalError ? e.cause : e;
+      const validation = e instanceof BuilderValidationErrors || e instanceof BuilderValidationError;
+      const cause = e instanceof TerminalError && !validation ? e.cause : e;
       return cause instanceof BuilderValidationErrors || cause instanceof BuilderValidationError ||
         (cause instanceof InvalidError && marked.has(cause));
     };

@@ -110,7 +110,7 @@ export interface ManagerOptions {
    * find each other through Leases labelled with the ring's name and hand buckets over safely
    * (never two replicas reconciling one key). Primaries are watched with a KEP-5866
    * `shardSelector`, owned kinds by the bucket label the Builder stamps on every child. Cannot
-   * be combined with `leaderElection`. See the README's "Sharded Managers".
+   * be combined with `leaderElection`. See docs/sharding.md, "Sharded Managers".
    *
    * @example
    * ```ts
@@ -156,7 +156,7 @@ export function defaultHealthHost(env: Readonly<Record<string, string | undefine
  *   .owns(StatefulSet)
  *   .reconcile(async (req) => {
  *     const app = mgr.cache.informer(DataApp).get(req.name, req.namespace); // typed: app?.spec
- *     return Result.done();
+ *     return Action.done();
  *   });
  * process.exit(await mgr.runUntilSignal());
  * ```
@@ -281,8 +281,8 @@ export class Manager {
   }
 
   /** Starts building a controller; `.reconcile(fn)` registers it. */
-  controller(name: string): ControllerBuilder {
-    return new ControllerBuilder(this, name);
+  controller(name: string): ControllerRegistration {
+    return new ControllerRegistration(this, name);
   }
 
   /** Ready: caches synced, and leading or standing by. */
@@ -426,7 +426,7 @@ export class Manager {
 }
 
 /** Fluent construction of a controller registered with a Manager. */
-export class ControllerBuilder {
+export class ControllerRegistration {
   readonly #manager: Manager;
   readonly #name: string;
   #for: ControllerOptions["for"] | undefined;
@@ -440,7 +440,7 @@ export class ControllerBuilder {
   #terminalCondition: string | false | undefined;
 
   constructor(manager: Manager, name: string) {
-    if (!(manager instanceof Manager)) throw argumentError("new ControllerBuilder(manager, name)", "manager", "a Manager", manager, "Use mgr.controller(name)");
+    if (!(manager instanceof Manager)) throw argumentError("new ControllerRegistration(manager, name)", "manager", "a Manager", manager, "Use mgr.controller(name)");
     this.#manager = manager;
     this.#name = name;
   }

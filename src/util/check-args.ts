@@ -76,7 +76,7 @@ export function checkObject(where: string, param: string, value: unknown, expect
  *
  * @example
  * ```ts
- * checkOptionalObject("bucketRateLimiter(options)", "options", options, "an options object");
+ * checkOptionalObject("tokenBucketRateLimiter(options)", "options", options, "an options object");
  * ```
  */
 export function checkOptionalObject(where: string, param: string, value: unknown, expected = "an object", hint?: string): void {

@@ -35,14 +35,15 @@ export const SHARD_FIELDS: readonly ShardField[] = ["object.metadata.uid", "obje
 export const SHARD_HASH_SPACE = 2n ** 64n;
 
 /**
- * A hash range `[start, end)`, 0 ≤ start < end ≤ 2^64.
+ * A hash range `[start, end)`, 0 ≤ start < end ≤ 2^64: a shard selector's range, or the
+ * hashes of a set of buckets (`bucketRanges`).
  *
  * @example
  * ```ts
- * const lowerHalf: ShardRange = { start: 0n, end: 2n ** 63n };
+ * const lowerHalf: HashRange = { start: 0n, end: 2n ** 63n };
  * ```
  */
-export interface ShardRange {
+export interface HashRange {
   readonly start: bigint;
   readonly end: bigint;
 }
@@ -57,7 +58,7 @@ export interface ShardRange {
  */
 export interface ShardSelector {
   readonly field: ShardField;
-  readonly ranges: readonly ShardRange[];
+  readonly ranges: readonly HashRange[];
 }
 
 const FNV_OFFSET_HI = 0xcbf29ce4;
@@ -106,7 +107,7 @@ export function parseShardSelector(text: string): ShardSelector {
     throw new InvalidSelectorError("shard", text, problem);
   };
   const calls = readShardRangeCalls(text);
-  const ranges: ShardRange[] = [];
+  const ranges: HashRange[] = [];
   for (const call of calls) {
     if (!(SHARD_FIELDS as readonly string[]).includes(call.field)) {
       fail(`unsupported field path ${JSON.stringify(call.field)}; supported: ${SHARD_FIELDS.join(", ")}`);
@@ -156,7 +157,7 @@ function hexOf(n: bigint): string {
  * // "shardRange(object.metadata.uid, '0x8000000000000000', '0x10000000000000000')"
  * ```
  */
-export function formatShardSelector(field: ShardField, ranges: readonly ShardRange[]): string {
+export function formatShardSelector(field: ShardField, ranges: readonly HashRange[]): string {
   if (!SHARD_FIELDS.includes(field)) {
     throw new RangeError(`formatShardSelector: field must be one of ${SHARD_FIELDS.join(", ")}, got ${JSON.stringify(field)}`);
   }
@@ -230,7 +231,7 @@ export function shardSelectorMatcher(text: string): (obj: { metadata?: { uid?: s
  * splitHashSpace(2); // [{ start: 0n, end: 0x8000000000000000n }, { start: 0x8000000000000000n, end: 2n ** 64n }]
  * ```
  */
-export function splitHashSpace(count: number): ShardRange[] {
+export function splitHashSpace(count: number): HashRange[] {
   if (!Number.isInteger(count) || count < 1 || count > 2 ** 32) {
     throw new RangeError(`splitHashSpace: count must be a whole number from 1 to 2^32, got ${String(count)}`);
   }

@@ -6,13 +6,20 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import * as api from "../../src/index.ts";
+import * as builderEntry from "../../src/entries/builder.ts";
+import * as clientEntry from "../../src/entries/client.ts";
+import * as cacheEntry from "../../src/entries/cache.ts";
+import * as controllerEntry from "../../src/entries/controller.ts";
+import * as shardingEntry from "../../src/entries/sharding.ts";
+import * as rbacEntry from "../../src/entries/rbac.ts";
 import * as testing from "../../src/testing/index.ts";
 import { describeArgument } from "../../src/util/check-args.ts";
 import { FakeInformer } from "../support/fake-informer.ts";
 
+/** Every package entry but `testing` (the root's @deprecated aliases are the same functions under old names). */
+const api = { ...builderEntry, ...clientEntry, ...cacheEntry, ...controllerEntry, ...shardingEntry, ...rbacEntry };
 const {
-  ApiReader, Builder, Cache, Controller, ControllerBuilder, EventRecorder, Expectations, HealthServer, InternalStore, KubeConfig,
+  ApiReader, Builder, Cache, Controller, ControllerRegistration, EventRecorder, Expectations, HealthServer, DesiredInventory, KubeConfig,
   LeaderElector, Manager, Metrics, Pod, Reflector, ReplicaSetReconciler, ResourceClient, RingMembership, ShardRouter,
   ShardedInformer, SharedInformer, WorkQueue,
 } = api;
@@ -81,9 +88,9 @@ const table: Entry[] = [
   E({ export: "jsonLineSink", where: "jsonLineSink(write)", param: "write", call: (b) => api.jsonLineSink(b), shapes: [{ write: () => undefined }] }),
   // rate limiters, queues, predicates, requests
   E({ export: "exponentialFailureRateLimiter", where: "exponentialFailureRateLimiter(options)", param: "options", valid: ["undefined"], call: (b) => api.exponentialFailureRateLimiter(b) }),
-  E({ export: "bucketRateLimiter", where: "bucketRateLimiter(options)", param: "options", valid: ["undefined"], call: (b) => api.bucketRateLimiter(b) }),
+  E({ export: "tokenBucketRateLimiter", where: "tokenBucketRateLimiter(options)", param: "options", valid: ["undefined"], call: (b) => api.tokenBucketRateLimiter(b) }),
   E({ export: "defaultControllerRateLimiter", where: "defaultControllerRateLimiter(options)", param: "options", valid: ["undefined"], call: (b) => api.defaultControllerRateLimiter(b) }),
-  E({ export: "maxOfRateLimiters", where: "maxOfRateLimiters(...limiters)", param: "limiters[1]", call: (b) => api.maxOfRateLimiters(api.bucketRateLimiter(), b), shapes: [{ qps: 10 }] }),
+  E({ export: "maxOfRateLimiters", where: "maxOfRateLimiters(...limiters)", param: "limiters[1]", call: (b) => api.maxOfRateLimiters(api.tokenBucketRateLimiter(), b), shapes: [{ qps: 10 }] }),
   E({ export: "mapByLabel", where: "mapByLabel(label, options)", param: "options", valid: ["undefined"], call: (b) => api.mapByLabel("example.com/owner", b) }),
   E({ export: "hasLabels", where: "hasLabels(labels)", param: "labels", call: (b) => api.hasLabels(b) }),
   E({ export: "keyOf", where: "keyOf(request)", param: "request", call: (b) => api.keyOf(b), shapes: [{ namespace: "default" }] }),
@@ -142,8 +149,8 @@ const table: Entry[] = [
 
   // Pending: their files are being changed elsewhere; the checks to add are listed in the issue.
   E({ export: "prune", where: "prune(options)", param: "options", call: (b) => api.prune(b) }),
-  E({ export: "InternalStore", where: "InternalStore.add(obj)", param: "obj", call: (b) => new InternalStore().add(b), shapes: [noMetadata] }),
-  E({ export: "InternalStore", where: "InternalStore.has(obj)", param: "obj", call: (b) => new InternalStore().has(b) }),
+  E({ export: "DesiredInventory", where: "DesiredInventory.add(obj)", param: "obj", call: (b) => new DesiredInventory().add(b), shapes: [noMetadata] }),
+  E({ export: "DesiredInventory", where: "DesiredInventory.has(obj)", param: "obj", call: (b) => new DesiredInventory().has(b) }),
   E({ export: "requestFor", where: "requestFor(obj)", param: "obj", call: (b) => api.requestFor(b), shapes: [noMetadata] }),
   E({ export: "ownerRequests", where: "ownerRequests(obj, ownerKind)", param: "obj", call: (b) => api.ownerRequests(b, { apiVersion: "example.com/v1", kind: "PodSet" }) }),
   E({ export: "ownerRequests", where: "ownerRequests(obj, ownerKind)", param: "ownerKind", call: (b) => api.ownerRequests(pod, b), shapes: [{ kind: "PodSet" }] }),
@@ -170,7 +177,7 @@ const table: Entry[] = [
   E({ export: "Cache", where: "new Cache(options)", param: "options", call: (b) => new Cache(b) }),
   E({ export: "ShardedInformer", where: "new ShardedInformer(options)", param: "options", call: (b) => new ShardedInformer(b) }),
   E({ export: "Manager", where: "new Manager(options)", param: "options", call: (b) => new Manager(b) }),
-  E({ export: "ControllerBuilder", where: "new ControllerBuilder(manager, name)", param: "manager", call: (b) => new ControllerBuilder(b, "app") }),
+  E({ export: "ControllerRegistration", where: "new ControllerRegistration(manager, name)", param: "manager", call: (b) => new ControllerRegistration(b, "app") }),
 ];
 
 /**

@@ -2,7 +2,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { Builder, NotOwnedError, ResourceClient } from "../../src/index.ts";
-import type { BuilderEventRecorder, KubeObject } from "../../src/index.ts";
+import type { BuilderEventRecorder } from "../../src/entries/builder.ts";
+import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, within } from "../support/wait.ts";
 

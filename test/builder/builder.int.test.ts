@@ -1,7 +1,8 @@
 import { after, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, ResourceClient, BuilderValidationErrors, MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION } from "../../src/index.ts";
+import { Builder, ResourceClient, BuilderValidationErrors } from "../../src/index.ts";
+import { MANAGED_BY_LABEL, DESIRED_HASH_ANNOTATION } from "../../src/entries/builder.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, within } from "../support/wait.ts";

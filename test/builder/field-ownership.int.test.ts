@@ -6,8 +6,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, Deployment, ResourceClient } from "../../src/index.ts";
-import type { KubeObject, ObjectReader } from "../../src/index.ts";
+import { Builder, Deployment, ResourceClient } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import type { KubeObject } from "../../src/index.ts";
+import type { ObjectReader } from "../../src/entries/client.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 const NS = "fields";

@@ -1,7 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, ResourceClient } from "../../src/index.ts";
+import { Builder, ResourceClient } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { waitFor, within } from "../support/wait.ts";

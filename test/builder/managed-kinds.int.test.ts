@@ -7,8 +7,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, ConfigMap, Deployment, Manager, Result, ResourceClient, Secret, silentLogger } from "../../src/index.ts";
-import type { KubeObject, ReconcileResult } from "../../src/index.ts";
+import { Builder, ConfigMap, Deployment, Manager, Action, ResourceClient, Secret } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import { silentLogger } from "../../src/entries/client.ts";
+import type { KubeObject, BuilderResult } from "../../src/index.ts";
 import { appliedKindsKey, forgetAppliedKind } from "../../src/builder/applied-kinds.ts";
 import { reconcileScope, runInReconcileScope } from "../../src/controller/reconcile-scope.ts";
 import type { ReconcileScope } from "../../src/controller/reconcile-scope.ts";
@@ -37,7 +39,7 @@ describe("the kinds a Builder lists and prunes (against LocalCluster)", () => {
   let client: ResourceClient;
   let n = 0;
   const newOwner = () => client.create<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `owner-${n++}`, namespace: NS } });
-  const requestsOf = async (pass: () => Promise<ReconcileResult>) => {
+  const requestsOf = async (pass: () => Promise<BuilderResult>) => {
     cluster.requests.clear();
     const result = await pass();
     return { result, requests: cluster.requests.all().filter((r) => r.resource !== "events").map((r) => `${r.verb} ${r.resource}`).sort() };
@@ -104,7 +106,7 @@ describe("the kinds a Builder lists and prunes (against LocalCluster)", () => {
       .reconcile(async (req) => {
         await Promise.resolve(); // across an await
         seen.set(req.name, reconcileScope());
-        return Result.done();
+        return Action.done();
       });
     const running = mgr.start();
     try {

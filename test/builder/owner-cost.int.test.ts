@@ -1,8 +1,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, ConfigMap, MANAGED_BY_LABEL, OWNER_UID_INDEX, OWNER_UID_LABEL, ResourceClient } from "../../src/index.ts";
-import type { Kind, KindRef, KubeObject, ListOptions, ObjectReader, ObjectRef, OwnerIndexedReader } from "../../src/index.ts";
+import { Builder, ConfigMap, ResourceClient } from "../../src/index.ts";
+import { Cache, OWNER_UID_INDEX } from "../../src/entries/cache.ts";
+import { MANAGED_BY_LABEL, OWNER_UID_LABEL } from "../../src/entries/builder.ts";
+import type { Kind, KubeObject } from "../../src/index.ts";
+import type { KindRef, ListOptions, ObjectReader, ObjectRef, OwnerIndexedReader } from "../../src/entries/client.ts";
 import { within } from "../support/wait.ts";
 
 const NS = "crowd";

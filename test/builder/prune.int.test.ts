@@ -1,10 +1,12 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, MANAGED_BY_LABEL, ResourceClient } from "../../src/index.ts";
-import type { KubeObject, ObjectReader } from "../../src/index.ts";
+import { Builder, ResourceClient } from "../../src/index.ts";
+import { MANAGED_BY_LABEL } from "../../src/entries/builder.ts";
+import type { KubeObject } from "../../src/index.ts";
+import type { ObjectReader } from "../../src/entries/client.ts";
 import { prune } from "../../src/builder/prune.ts";
-import { InternalStore } from "../../src/builder/desired-inventory.ts";
+import { DesiredInventory } from "../../src/builder/desired-inventory.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, within } from "../support/wait.ts";
 
@@ -53,7 +55,7 @@ describe("prune through the Builder (against LocalCluster)", () => {
     });
     const run = (reader: ObjectReader) => prune({
       reader, deleter: client, owner, managedBy: MANAGER, component: COMPONENT, kinds, namespace: NS,
-      store: new InternalStore(), persistentVolumeClaims: false, dryRun: false,
+      store: new DesiredInventory(), persistentVolumeClaims: false, dryRun: false,
     });
     /** A reader whose lists ignore label selectors, as a cache holding every object of a kind may. */
     const unselective = (): ObjectReader => {

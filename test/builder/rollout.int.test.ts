@@ -1,7 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, EventRecorder, ResourceClient, httpEventSink } from "../../src/index.ts";
+import { Builder, EventRecorder, ResourceClient } from "../../src/index.ts";
+import { httpEventSink } from "../../src/entries/client.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";

@@ -1,9 +1,8 @@
 import { after, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import {
-  Builder, ConfigMap, OperatorRuntimeError, ResourceClient, SHARD_BUCKET_LABEL, bucketLabelSelector, bucketOfUid, shardBucketLabels,
-} from "../../src/index.ts";
+import { Builder, ConfigMap, OperatorRuntimeError, ResourceClient } from "../../src/index.ts";
+import { SHARD_BUCKET_LABEL, bucketLabelSelector, bucketOfUid, shardBucketLabels } from "../../src/entries/sharding.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { controllerReference, prepareDesired, stampDesiredHash } from "../../src/builder/desired.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";

@@ -1,18 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { customObject } from "../../builders/custom.ts";
+import { customObjectRules } from "../../builders/custom.ts";
 import {
-  configMapBuilder,
-  deploymentBuilder,
-  secretBuilder,
-  serviceBuilder,
-  statefulSetBuilder,
-  storageBuilder,
+  configMapRules,
+  deploymentRules,
+  secretRules,
+  serviceRules,
+  statefulSetRules,
+  storageRules,
 } from "../../builders/index.ts";
 import type { KubeObject } from "../../src/client/types.ts";
 
 const GROUP_VERSION = "sample.foperator.gfxmonk.net/v1alpha1";
-const greetings = customObject(GROUP_VERSION, "Greeting");
+const greetings = customObjectRules(GROUP_VERSION, "Greeting");
 
 function greeting(extra: Record<string, unknown> = {}): KubeObject {
   return { apiVersion: GROUP_VERSION, kind: "Greeting", metadata: { name: "hello", namespace: "default" }, spec: { anything: ["goes", 1] }, ...extra };
@@ -60,11 +60,11 @@ test("the common metadata rules apply", () => {
 });
 
 test("core-group kinds that reach the fallback are accepted", () => {
-  const accounts = customObject("v1", "ServiceAccount");
+  const accounts = customObjectRules("v1", "ServiceAccount");
   assert.deepEqual(accounts.validate({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "operator" } }), []);
 });
 
 test("every built-in builder names its own kind and reconcile phase", () => {
-  const phases = [configMapBuilder, secretBuilder, storageBuilder, deploymentBuilder, statefulSetBuilder, serviceBuilder].map((b) => `${b.kind}:${b.phase}`);
+  const phases = [configMapRules, secretRules, storageRules, deploymentRules, statefulSetRules, serviceRules].map((b) => `${b.kind}:${b.phase}`);
   assert.deepEqual(phases, ["ConfigMap:config", "Secret:config", "PersistentVolumeClaim:storage", "Deployment:workload", "StatefulSet:workload", "Service:service"]);
 });

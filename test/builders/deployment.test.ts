@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deploymentBuilder } from "../../builders/deployment.ts";
+import { deploymentRules } from "../../builders/deployment.ts";
 import type { KubeObject } from "../../src/client/types.ts";
 
 function deployment(spec: Record<string, unknown> = {}, podSpec: Record<string, unknown> = {}): KubeObject {
@@ -24,19 +24,19 @@ function deployment(spec: Record<string, unknown> = {}, podSpec: Record<string, 
   };
 }
 
-const fields = (obj: KubeObject) => deploymentBuilder.validate(obj).map((e) => e.field);
+const fields = (obj: KubeObject) => deploymentRules.validate(obj).map((e) => e.field);
 const rollout = (metadata: Record<string, unknown>, spec: Record<string, unknown>, status: Record<string, unknown>) =>
-  deploymentBuilder.rolloutStatus!({ metadata: { name: "web", ...metadata }, spec, status });
+  deploymentRules.rolloutStatus!({ metadata: { name: "web", ...metadata }, spec, status });
 
 test("a valid Deployment has no problems", () => {
-  assert.deepEqual(deploymentBuilder.validate(deployment()), []);
-  assert.deepEqual(deploymentBuilder.validate(deployment({ replicas: 0, strategy: { type: "Recreate" } })), []);
-  assert.equal(deploymentBuilder.phase, "workload");
+  assert.deepEqual(deploymentRules.validate(deployment()), []);
+  assert.deepEqual(deploymentRules.validate(deployment({ replicas: 0, strategy: { type: "Recreate" } })), []);
+  assert.equal(deploymentRules.phase, "workload");
 });
 
 test("a selector label the template lacks is reported with both label sets", () => {
   const obj = deployment({ template: { metadata: { labels: { app: "api" } }, spec: { containers: [{ name: "web", image: "nginx" }] } } });
-  const [err, ...rest] = deploymentBuilder.validate(obj);
+  const [err, ...rest] = deploymentRules.validate(obj);
   assert.equal(rest.length, 0);
   assert.equal(
     err!.message,
@@ -46,14 +46,14 @@ test("a selector label the template lacks is reported with both label sets", () 
 
 test("a template without labels cannot match the selector", () => {
   const obj = deployment({ template: { spec: { containers: [{ name: "web", image: "nginx" }] } } });
-  assert.match(deploymentBuilder.validate(obj)[0]!.problem, /app=web does not match spec.template.metadata.labels \(none\)/);
+  assert.match(deploymentRules.validate(obj)[0]!.problem, /app=web does not match spec.template.metadata.labels \(none\)/);
 });
 
 test("selector expressions are validated and matched against the template labels", () => {
   const matching = deployment({ selector: { matchExpressions: [{ key: "tier", operator: "In", values: ["front", "back"] }, { key: "canary", operator: "DoesNotExist" }] } });
   assert.deepEqual(fields(matching), []);
   const unmatched = deployment({ selector: { matchExpressions: [{ key: "tier", operator: "NotIn", values: ["front"] }] } });
-  const [err] = deploymentBuilder.validate(unmatched);
+  const [err] = deploymentRules.validate(unmatched);
   assert.equal(err!.field, "spec.selector.matchExpressions[0]");
   assert.match(err!.problem, /tier NotIn \(front\) does not match spec.template.metadata.labels \(app=web,tier=front\)/);
   const malformed = deployment({ selector: { matchExpressions: [{ key: "tier", operator: "Is" }, { key: "x", operator: "In", values: [] }, { key: "y", operator: "Exists", values: ["a"] }] } });
@@ -62,7 +62,7 @@ test("selector expressions are validated and matched against the template labels
 
 test("a missing or empty selector is required", () => {
   assert.deepEqual(fields(deployment({ selector: undefined })), ["spec.selector"]);
-  const [err] = deploymentBuilder.validate(deployment({ selector: {} }));
+  const [err] = deploymentRules.validate(deployment({ selector: {} }));
   assert.equal(err!.field, "spec.selector");
   assert.match(err!.problem, /neither matchLabels nor matchExpressions/);
   assert.deepEqual(fields(deployment({ selector: { matchLabels: { "bad key": "x" } } })), ['spec.selector.matchLabels["bad key"]']);
@@ -79,7 +79,7 @@ test("a Deployment needs at least one container", () => {
 });
 
 test("each container needs a unique DNS-1123 label name and an image", () => {
-  const problems = deploymentBuilder.validate(deployment({}, {
+  const problems = deploymentRules.validate(deployment({}, {
     volumes: undefined,
     initContainers: [{ name: "setup", image: "busybox" }],
     containers: [{ name: "Web_1", image: "nginx" }, { image: "nginx" }, { name: "setup", image: "" }],
@@ -95,7 +95,7 @@ test("each container needs a unique DNS-1123 label name and an image", () => {
 });
 
 test("container ports must be 1-65535 with valid unique names and protocols", () => {
-  const problems = deploymentBuilder.validate(deployment({}, {
+  const problems = deploymentRules.validate(deployment({}, {
     volumes: undefined,
     containers: [{ name: "web", image: "nginx", ports: [
       { containerPort: 0 },
@@ -112,7 +112,7 @@ test("container ports must be 1-65535 with valid unique names and protocols", ()
 });
 
 test("volume mounts must name a pod volume and volumes must be unique", () => {
-  const problems = deploymentBuilder.validate(deployment({}, {
+  const problems = deploymentRules.validate(deployment({}, {
     volumes: [{ name: "config", emptyDir: {} }, { name: "config", emptyDir: {} }],
     containers: [{ name: "web", image: "nginx", volumeMounts: [{ name: "data", mountPath: "/data" }, { name: "config" }] }],
   }));
@@ -141,9 +141,9 @@ test("a dotted name is accepted, a bad namespace is not", () => {
 
 test("a changed selector is an immutable change, other changes are not", () => {
   const live = deployment();
-  assert.deepEqual(deploymentBuilder.immutableChanges!(live, deployment({ selector: { matchLabels: { app: "web", tier: "front" } } })), ["spec.selector"]);
-  assert.deepEqual(deploymentBuilder.immutableChanges!(live, deployment({ replicas: 5 }, { containers: [{ name: "web", image: "nginx:1.28" }] })), []);
-  assert.deepEqual(deploymentBuilder.immutableChanges!(live, deployment({ selector: { matchExpressions: [], matchLabels: { app: "web" } } })), []);
+  assert.deepEqual(deploymentRules.immutableChanges!(live, deployment({ selector: { matchLabels: { app: "web", tier: "front" } } })), ["spec.selector"]);
+  assert.deepEqual(deploymentRules.immutableChanges!(live, deployment({ replicas: 5 }, { containers: [{ name: "web", image: "nginx:1.28" }] })), []);
+  assert.deepEqual(deploymentRules.immutableChanges!(live, deployment({ selector: { matchExpressions: [], matchLabels: { app: "web" } } })), []);
 });
 
 test("a fresh Deployment waits for its first observed generation", () => {

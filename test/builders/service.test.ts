@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serviceBuilder } from "../../builders/service.ts";
+import { serviceRules } from "../../builders/service.ts";
 import type { KubeObject } from "../../src/client/types.ts";
 
 function service(spec: Record<string, unknown> = {}, name = "web"): KubeObject {
@@ -12,21 +12,21 @@ function service(spec: Record<string, unknown> = {}, name = "web"): KubeObject {
   };
 }
 
-const fields = (obj: KubeObject) => serviceBuilder.validate(obj).map((e) => e.field);
-const changes = (live: KubeObject, desired: KubeObject) => serviceBuilder.immutableChanges!(live, desired);
+const fields = (obj: KubeObject) => serviceRules.validate(obj).map((e) => e.field);
+const changes = (live: KubeObject, desired: KubeObject) => serviceRules.immutableChanges!(live, desired);
 
 test("a valid Service has no problems", () => {
-  assert.deepEqual(serviceBuilder.validate(service()), []);
-  assert.deepEqual(serviceBuilder.validate(service({ ports: [{ port: 80 }] })), []);
-  assert.deepEqual(serviceBuilder.validate(service({ type: "NodePort", ports: [{ port: 80, nodePort: 30080, protocol: "UDP" }] })), []);
-  assert.equal(serviceBuilder.phase, "service");
+  assert.deepEqual(serviceRules.validate(service()), []);
+  assert.deepEqual(serviceRules.validate(service({ ports: [{ port: 80 }] })), []);
+  assert.deepEqual(serviceRules.validate(service({ type: "NodePort", ports: [{ port: 80, nodePort: 30080, protocol: "UDP" }] })), []);
+  assert.equal(serviceRules.phase, "service");
 });
 
 test("a Service name must be a DNS-1035 label: no dots, and a letter first", () => {
-  const [err] = serviceBuilder.validate(service({}, "web.api"));
+  const [err] = serviceRules.validate(service({}, "web.api"));
   assert.equal(err!.field, "metadata.name");
   assert.match(err!.message, /"web.api" must be a DNS-1035 label .*; it contains "\."/);
-  const [digit, ...rest] = serviceBuilder.validate(service({}, "9cache"));
+  const [digit, ...rest] = serviceRules.validate(service({}, "9cache"));
   assert.equal(rest.length, 0);
   assert.equal(digit!.field, "metadata.name");
   assert.match(digit!.message, /^Service\/9cache: metadata\.name: "9cache" must be a DNS-1035 label .* because kube-apiserver requires it for Services .*; it starts with "9", not a lower-case letter\. Fix: rename it, e\.g\. "svc-9cache"$/);
@@ -45,7 +45,7 @@ test("an ExternalName Service needs a valid externalName", () => {
 });
 
 test("ports must be 1-65535", () => {
-  const problems = serviceBuilder.validate(service({ ports: [{ name: "a", port: 0 }, { name: "b", port: 65536 }, { name: "c", port: "80" }] }));
+  const problems = serviceRules.validate(service({ ports: [{ name: "a", port: 0 }, { name: "b", port: 65536 }, { name: "c", port: "80" }] }));
   assert.deepEqual(problems.map((e) => e.field), ["spec.ports[0].port", "spec.ports[1].port", "spec.ports[2].port"]);
   assert.match(problems[1]!.message, /^Service\/web: spec.ports\[1\].port: 65536 is out of range. Fix: use a port number from 1 to 65535$/);
 });
@@ -63,7 +63,7 @@ test("protocols are TCP, UDP or SCTP and a port/protocol pair is used once", () 
 });
 
 test("the Service type must be known", () => {
-  const [err] = serviceBuilder.validate(service({ type: "Ingress" }));
+  const [err] = serviceRules.validate(service({ type: "Ingress" }));
   assert.equal(err!.field, "spec.type");
   assert.match(err!.fix, /ClusterIP, NodePort, LoadBalancer, ExternalName/);
 });

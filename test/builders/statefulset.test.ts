@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { statefulSetBuilder } from "../../builders/statefulset.ts";
+import { statefulSetRules } from "../../builders/statefulset.ts";
 import type { KubeObject } from "../../src/client/types.ts";
 
 function claim(name: string, storage = "10Gi", extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -30,21 +30,21 @@ function statefulSet(spec: Record<string, unknown> = {}, podSpec: Record<string,
   };
 }
 
-const fields = (obj: KubeObject) => statefulSetBuilder.validate(obj).map((e) => e.field);
-const changes = (live: KubeObject, desired: KubeObject) => statefulSetBuilder.immutableChanges!(live, desired);
+const fields = (obj: KubeObject) => statefulSetRules.validate(obj).map((e) => e.field);
+const changes = (live: KubeObject, desired: KubeObject) => statefulSetRules.immutableChanges!(live, desired);
 const rollout = (generation: number, spec: Record<string, unknown>, status: Record<string, unknown>) =>
-  statefulSetBuilder.rolloutStatus!({ metadata: { name: "db", generation }, spec, status });
+  statefulSetRules.rolloutStatus!({ metadata: { name: "db", generation }, spec, status });
 
 test("a valid StatefulSet has no problems, with or without serviceName", () => {
-  assert.deepEqual(statefulSetBuilder.validate(statefulSet()), []);
-  assert.deepEqual(statefulSetBuilder.validate(statefulSet({ serviceName: undefined, podManagementPolicy: "Parallel", updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 2 } } })), []);
-  assert.equal(statefulSetBuilder.phase, "workload");
+  assert.deepEqual(statefulSetRules.validate(statefulSet()), []);
+  assert.deepEqual(statefulSetRules.validate(statefulSet({ serviceName: undefined, podManagementPolicy: "Parallel", updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 2 } } })), []);
+  assert.equal(statefulSetRules.phase, "workload");
 });
 
 test("the Deployment rules apply: selector match, containers, replicas", () => {
   const obj = statefulSet({ replicas: -2, selector: { matchLabels: { app: "database" } } }, { containers: [{ name: "db" }] });
   assert.deepEqual(fields(obj), ["spec.replicas", "spec.selector.matchLabels", "spec.template.spec.containers[0].image"]);
-  assert.match(statefulSetBuilder.validate(obj)[1]!.message, /^StatefulSet\/db: spec.selector.matchLabels: app=database does not match/);
+  assert.match(statefulSetRules.validate(obj)[1]!.message, /^StatefulSet\/db: spec.selector.matchLabels: app=database does not match/);
 });
 
 test("serviceName, when set, must be a DNS-1123 label", () => {
@@ -67,7 +67,7 @@ test("claim templates need a valid unique name, access modes and a storage reque
 });
 
 test("a pod volume must not reuse a claim template's name", () => {
-  const problems = statefulSetBuilder.validate(statefulSet({}, { volumes: [{ name: "data", emptyDir: {} }, { name: "config", configMap: { name: "c" } }] }));
+  const problems = statefulSetRules.validate(statefulSet({}, { volumes: [{ name: "data", emptyDir: {} }, { name: "config", configMap: { name: "c" } }] }));
   assert.deepEqual(problems.map((e) => e.field), ["spec.template.spec.volumes[0].name"]);
   assert.match(problems[0]!.message, /"data" is also the name of a spec.volumeClaimTemplates entry. Fix: rename/);
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { storageBuilder } from "../../builders/storage.ts";
+import { storageRules } from "../../builders/storage.ts";
 import type { KubeObject } from "../../src/client/types.ts";
 
 function pvc(spec: Record<string, unknown> = {}, status?: Record<string, unknown>): KubeObject {
@@ -13,8 +13,8 @@ function pvc(spec: Record<string, unknown> = {}, status?: Record<string, unknown
   };
 }
 
-const fields = (obj: KubeObject) => storageBuilder.validate(obj).map((e) => e.field);
-const changes = (live: KubeObject, desired: KubeObject) => storageBuilder.immutableChanges!(live, desired);
+const fields = (obj: KubeObject) => storageRules.validate(obj).map((e) => e.field);
+const changes = (live: KubeObject, desired: KubeObject) => storageRules.immutableChanges!(live, desired);
 const size = (storage: string) => ({ resources: { requests: { storage } } });
 const bound = { phase: "Bound" };
 
@@ -24,22 +24,22 @@ function boundClaim(storage = "10Gi"): KubeObject {
 }
 
 test("a valid claim has no problems", () => {
-  assert.deepEqual(storageBuilder.validate(pvc()), []);
-  assert.deepEqual(storageBuilder.validate(pvc({ accessModes: ["ReadWriteOncePod", "ReadOnlyMany"], volumeMode: "Block", storageClassName: "fast", ...size("500Mi") })), []);
-  assert.equal(storageBuilder.phase, "storage");
+  assert.deepEqual(storageRules.validate(pvc()), []);
+  assert.deepEqual(storageRules.validate(pvc({ accessModes: ["ReadWriteOncePod", "ReadOnlyMany"], volumeMode: "Block", storageClassName: "fast", ...size("500Mi") })), []);
+  assert.equal(storageRules.phase, "storage");
 });
 
 test("access modes must be present and known", () => {
   assert.deepEqual(fields(pvc({ accessModes: undefined })), ["spec.accessModes"]);
   assert.deepEqual(fields(pvc({ accessModes: [] })), ["spec.accessModes"]);
-  const [err] = storageBuilder.validate(pvc({ accessModes: ["ReadWriteOnce", "WriteMany"] }));
+  const [err] = storageRules.validate(pvc({ accessModes: ["ReadWriteOnce", "WriteMany"] }));
   assert.equal(err!.field, "spec.accessModes[1]");
   assert.match(err!.fix, /ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod/);
 });
 
 test("the storage request is required and must be a positive quantity", () => {
   assert.deepEqual(fields(pvc({ resources: {} })), ["spec.resources.requests.storage"]);
-  const [bad] = storageBuilder.validate(pvc(size("10GB")));
+  const [bad] = storageRules.validate(pvc(size("10GB")));
   assert.equal(bad!.message, 'PersistentVolumeClaim/deep-storage: spec.resources.requests.storage: "10GB" is not a quantity. Fix: write a size such as "10Gi", "500Mi" or "1T"');
   assert.deepEqual(fields(pvc(size("0"))), ["spec.resources.requests.storage"]);
   assert.deepEqual(fields({ metadata: { name: "x" } }), ["spec"]);

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Indexer, objectKey } from "../../src/cache/indexer.ts";
 import { OWNER_UID_INDEX, ownerUidIndexValues } from "../../src/cache/owner-index.ts";
-import { RETAINED_BY_ANNOTATION } from "../../src/index.ts";
+import { RETAINED_BY_ANNOTATION } from "../../src/entries/builder.ts";
 import type { KubeObject } from "../../src/index.ts";
 
 const child = (name: string, refs: { uid: string; controller?: boolean }[], annotations?: Record<string, string>): KubeObject => ({

@@ -4,12 +4,12 @@ import { ShardFilter, withShardFilterOptions } from "../../src/cache/shard-filte
 import type { ShardFilteringChange } from "../../src/cache/shard-filter.ts";
 import { ShardWarningLimiter } from "../../src/cache/shard-warning-limiter.ts";
 import { fnv1a64, formatShardSelector, splitHashSpace } from "../../src/util/shard-range.ts";
-import type { ShardRange } from "../../src/util/shard-range.ts";
+import type { HashRange } from "../../src/util/shard-range.ts";
 import type { KubeObject } from "../../src/client/index.ts";
 import { createLogger } from "../../src/log/logger.ts";
 import type { LogRecord } from "../../src/log/logger.ts";
 
-const [LOWER_RANGE] = splitHashSpace(2) as [ShardRange, ShardRange];
+const [LOWER_RANGE] = splitHashSpace(2) as [HashRange, HashRange];
 const LOWER = formatShardSelector("object.metadata.uid", [LOWER_RANGE]);
 
 /** Objects named `prefix-i` whose uid hashes into the lower half (`inside`) or not. */

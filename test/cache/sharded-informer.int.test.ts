@@ -5,16 +5,16 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import type { KubeObject } from "../../src/client/index.ts";
 import { Cache, InvalidSelectorError, SharedInformer, fnv1a64, formatShardSelector, splitHashSpace } from "../../src/cache/index.ts";
-import type { ShardRange } from "../../src/cache/index.ts";
+import type { HashRange } from "../../src/cache/index.ts";
 import { createLogger } from "../../src/log/logger.ts";
 import type { LogRecord } from "../../src/log/logger.ts";
 import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, Tally, cm, namespace } from "./fixtures.ts";
 
-const [LOWER_RANGE, UPPER_RANGE] = splitHashSpace(2) as [ShardRange, ShardRange];
+const [LOWER_RANGE, UPPER_RANGE] = splitHashSpace(2) as [HashRange, HashRange];
 const LOWER = formatShardSelector("object.metadata.uid", [LOWER_RANGE]);
 const UPPER = formatShardSelector("object.metadata.uid", [UPPER_RANGE]);
-const inRange = (o: KubeObject, r: ShardRange) => {
+const inRange = (o: KubeObject, r: HashRange) => {
   const h = fnv1a64(o.metadata!.uid!);
   return h >= r.start && h < r.end;
 };

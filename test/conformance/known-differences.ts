@@ -1,6 +1,6 @@
 /**
  * The recorded conformance cases where LocalCluster still answers differently from kube-apiserver
- * v1.36.2, by `area/case`, with the reason (the README's "Known limitations" states each).
+ * v1.36.2, by `area/case`, with the reason (docs/testing.md's "Known limitations" states each).
  */
 export const KNOWN_DIFFERENCES: Record<string, string> = {
   "crd/CEL x-kubernetes-validations (LocalCluster documents: not evaluated)":

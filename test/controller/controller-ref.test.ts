@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AlreadyOwnedError, controllerOf, controllerRef, OperatorRuntimeError, setControllerReference } from "../../src/index.ts";
+import { AlreadyOwnedError, controllerOf, controllerRef, setControllerReference } from "../../src/entries/controller.ts";
+import { OperatorRuntimeError } from "../../src/index.ts";
 import type { KubeObject, Pod } from "../../src/index.ts";
 
 const owner: KubeObject = { apiVersion: "replicaset.example.com/v1", kind: "PodSet", metadata: { name: "web", namespace: "default", uid: "uid-1" } };

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Manager, Result, finalizer, createLogger } from "../../src/index.ts";
+import { Builder, Manager, Action, finalizer, createLogger } from "../../src/index.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
@@ -26,7 +26,7 @@ describe("Controller with the Manager: owned objects, finalizers, metrics", () =
       .reconcile(async (req) => {
         reconciles.push(`${req.namespace}/${req.name}`);
         const app = mgr.cache.informer<KubeObject>(DATAAPP).get(req.name, req.namespace);
-        if (!app) return Result.done();
+        if (!app) return Action.done();
         return finalizer(mgr.client, app, "example.com/cleanup", {
           apply: async (obj) => {
             const result = await new Builder({ client: mgr.client, owner: obj, reader: mgr.cache })

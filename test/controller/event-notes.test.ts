@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EventNotes } from "../../src/controller/event-notes.ts";
-import { OperatorRuntimeError, WriteRefusedError } from "../../src/index.ts";
+import { OperatorRuntimeError } from "../../src/index.ts";
+import { WriteRefusedError } from "../../src/entries/client.ts";
 import type { KubeObject } from "../../src/index.ts";
 
 const owner: KubeObject = { apiVersion: "example.com/v1", kind: "DataApp", metadata: { name: "web", namespace: "default", uid: "u" } };

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Expectations } from "../../src/index.ts";
+import { Expectations } from "../../src/entries/controller.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { FakeInformer } from "../support/fake-informer.ts";
 

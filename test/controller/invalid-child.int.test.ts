@@ -1,8 +1,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, Controller, EventRecorder, InvalidError, ResourceClient, Result, clientEventSink } from "../../src/index.ts";
-import type { KubeObject, ReconcileResult } from "../../src/index.ts";
+import { Builder, EventRecorder, ResourceClient, Action, clientEventSink } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import { Controller } from "../../src/entries/controller.ts";
+import { InvalidError } from "../../src/entries/client.ts";
+import type { KubeObject, BuilderResult } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { SteppingClock } from "../support/stepping-clock.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
@@ -28,7 +31,7 @@ describe("Controller: a child the API server refuses as invalid (422) is termina
   let controller: Controller;
   const clock = new SteppingClock();
   const runs = new Map<string, number>();
-  const results = new Map<string, ReconcileResult>();
+  const results = new Map<string, BuilderResult>();
   const ran = (name: string) => runs.get(name) ?? 0;
 
   before(async () => {
@@ -46,13 +49,13 @@ describe("Controller: a child the API server refuses as invalid (422) is termina
       reconcile: async (req) => {
         runs.set(req.name, ran(req.name) + 1);
         const app = cache.informer<App>(DATAAPP, { namespace: NS }).get(req.name, req.namespace);
-        if (!app) return Result.done();
+        if (!app) return Action.done();
         const result = await new Builder({
           client, owner: app, ...(app.spec?.builderEvents ? { recorder } : {}), ...(app.spec?.retryInvalid ? { retryInvalid: true } : {}),
         }).object({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: `${req.name}-widget` }, spec: { size: app.spec?.size } }).reconcile();
         results.set(req.name, result);
         if (!result.ok) throw new AggregateError(result.errors, "children failed");
-        return Result.done();
+        return Action.done();
       },
     });
     await within(controller.start(new AbortController().signal), "the controller to start");

@@ -1,8 +1,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Cache, Controller, ResourceClient, Result, createLogger, jsonLineSink, terminal } from "../../src/index.ts";
-import type { LogRecord } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import { Controller } from "../../src/entries/controller.ts";
+import { ResourceClient, Action, createLogger, terminal } from "../../src/index.ts";
+import { jsonLineSink } from "../../src/entries/client.ts";
+import type { LogRecord } from "../../src/entries/client.ts";
 import { hostileValues } from "../support/hostile-values.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
@@ -34,7 +37,7 @@ describe("Controller logging and error handling", () => {
         log.info("working", { attempt: n });
         if (req.name === "flaky" && n < 3) throw new Error(`attempt ${n} failed`); // a synchronous throw
         if (req.name === "broken") throw terminal(new Error("cannot ever work"));
-        return Result.done();
+        return Action.done();
       },
     });
     await within(controller.start(new AbortController().signal), "the controller to start");
@@ -75,7 +78,7 @@ describe("Controller logging and error handling", () => {
         const n = (runs.get(req.name) ?? 0) + 1;
         runs.set(req.name, n);
         if (thrown.has(req.name) && n < 3) throw thrown.get(req.name);
-        return Result.done();
+        return Action.done();
       },
     });
     await within(controller.start(new AbortController().signal), "the controller to start");

@@ -5,7 +5,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Manager, Pod, Deployment, ResourceClient, Result, defineKind, generationChanged, mapByLabel, silentLogger, writeStatus } from "../../src/index.ts";
+import { Builder, Manager, Pod, Deployment, ResourceClient, Action, defineKind, generationChanged, mapByLabel, writeStatus } from "../../src/index.ts";
+import { silentLogger } from "../../src/entries/client.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { waitFor, within } from "../support/wait.ts";
 
@@ -61,7 +62,7 @@ describe("a Deployment's pods reach their owner with .watches(Pod, mapByLabel(la
       .watches(Pod, mapByLabel(LABEL))
       .reconcile(async (req, { signal }) => {
         const m = mgr.cache.informer(Memcached).get(req.name, req.namespace);
-        if (!m) return Result.done();
+        if (!m) return Action.done();
         const labels = { [LABEL]: req.name };
         const result = await new Builder({ client: mgr.client, owner: m, reader: mgr.cache, signal })
           .deployment({ metadata: { name: req.name }, spec: {
@@ -73,7 +74,7 @@ describe("a Deployment's pods reach their owner with .watches(Pod, mapByLabel(la
         const pods = await mgr.cache.list(Pod, { namespace: req.namespace, labelSelector: `${LABEL}=${req.name}` });
         const nodes = pods.filter((p) => p.status?.phase === "Running").map((p) => p.metadata!.name!).sort();
         await writeStatus(mgr.client, m, { nodes });
-        return Result.done();
+        return Action.done();
       });
     await within(mgr.start(), "mgr.start()", 15_000);
     try {

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock } from "../../src/util/clock.ts";
 import {
-  bucketRateLimiter,
+  tokenBucketRateLimiter,
   defaultControllerRateLimiter,
   exponentialFailureRateLimiter,
   maxOfRateLimiters,
@@ -49,10 +49,10 @@ describe("exponentialFailureRateLimiter", () => {
   });
 });
 
-describe("bucketRateLimiter", () => {
+describe("tokenBucketRateLimiter", () => {
   it("lets a burst through at once, then spaces reservations 1/qps apart", () => {
     const clock = new ManualClock();
-    const limiter = bucketRateLimiter({ qps: 10, burst: 100, now: clock.now });
+    const limiter = tokenBucketRateLimiter({ qps: 10, burst: 100, now: clock.now });
     const delays = Array.from({ length: 103 }, (_, i) => limiter.when(`ns/k${i}`));
     assert.ok(delays.slice(0, 100).every((d) => d === 0));
     assert.deepEqual(delays.slice(100), [100, 200, 300]);
@@ -60,7 +60,7 @@ describe("bucketRateLimiter", () => {
 
   it("earns tokens back over time but never holds more than the burst", () => {
     const clock = new ManualClock();
-    const limiter = bucketRateLimiter({ qps: 10, burst: 2, now: clock.now });
+    const limiter = tokenBucketRateLimiter({ qps: 10, burst: 2, now: clock.now });
     assert.deepEqual(times(limiter, "k", 3), [0, 0, 100]);
     clock.advance(100); // pays back the token reserved above
     assert.equal(limiter.when("k"), 100);
@@ -69,7 +69,7 @@ describe("bucketRateLimiter", () => {
   });
 
   it("keeps no per-key state", () => {
-    const limiter = bucketRateLimiter({ qps: 1, burst: 1, now: () => 0 });
+    const limiter = tokenBucketRateLimiter({ qps: 1, burst: 1, now: () => 0 });
     limiter.when("k");
     assert.equal(limiter.retries("k"), 0);
     limiter.forget("k");
@@ -77,8 +77,8 @@ describe("bucketRateLimiter", () => {
   });
 
   it("rejects a non-positive rate or an empty burst", () => {
-    assert.throws(() => bucketRateLimiter({ qps: 0 }), RangeError);
-    assert.throws(() => bucketRateLimiter({ burst: 0 }), RangeError);
+    assert.throws(() => tokenBucketRateLimiter({ qps: 0 }), RangeError);
+    assert.throws(() => tokenBucketRateLimiter({ burst: 0 }), RangeError);
   });
 });
 
@@ -87,7 +87,7 @@ describe("maxOfRateLimiters", () => {
     const clock = new ManualClock();
     const limiter = maxOfRateLimiters(
       exponentialFailureRateLimiter({ baseMs: 5, maxMs: 1_000_000 }),
-      bucketRateLimiter({ qps: 10, burst: 2, now: clock.now }),
+      tokenBucketRateLimiter({ qps: 10, burst: 2, now: clock.now }),
     );
     assert.deepEqual(times(limiter, "k", 4), [5, 10, 100, 200]); // backoff, backoff, then the bucket
     assert.equal(limiter.retries("k"), 4);

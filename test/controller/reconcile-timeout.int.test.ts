@@ -4,7 +4,7 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { Cache } from "../../src/cache/cache.ts";
 import { ResourceClient } from "../../src/client/resource-client.ts";
 import { Controller } from "../../src/controller/controller.ts";
-import { Result } from "../../src/controller/reconciler.ts";
+import { Action } from "../../src/controller/reconciler.ts";
 import { waitFor, within } from "../support/wait.ts";
 import { startClusterWithCache } from "../support/cluster-with-cache.ts";
 import type { ClusterWithCache } from "../support/cluster-with-cache.ts";
@@ -41,7 +41,7 @@ describe("Controller reconcile timeout", () => {
           }
         }
         reconciled.push(req.name);
-        return Result.done();
+        return Action.done();
       },
     });
     await controller.start(env.signal);
@@ -70,7 +70,7 @@ describe("Controller reconcile timeout", () => {
       name: "deaf", source: cache, reconcileTimeoutMs: 200, maxConcurrentReconciles: 1, for: { kind: CM, namespace: ns },
       reconcile: async (req, { signal }) => {
         starts.push(req.name);
-        if (req.name !== "stuck") return Result.done();
+        if (req.name !== "stuck") return Action.done();
         stuckSignal ??= signal;
         if (++running > 1) overlapped = true;
         try {
@@ -78,7 +78,7 @@ describe("Controller reconcile timeout", () => {
         } finally {
           running--;
         }
-        return Result.done();
+        return Action.done();
       },
     });
     await controller.start(env.signal);

@@ -1,10 +1,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Builder, BuilderValidationError, Cache, Expectations, Pod, REPLICA_SET_LABEL, ReplicaSetReconciler, ResourceClient, controllerRef,
-  replicaDeletionOrder, SHARD_BUCKET_LABEL, bucketOfUid,
-} from "../../src/index.ts";
-import type { KubeObject, ReplicaTemplate } from "../../src/index.ts";
+import { Builder, BuilderValidationError, Pod, ResourceClient } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import { Expectations, REPLICA_SET_LABEL, ReplicaSetReconciler, controllerRef, replicaDeletionOrder } from "../../src/entries/controller.ts";
+import { SHARD_BUCKET_LABEL, bucketOfUid } from "../../src/entries/sharding.ts";
+import type { KubeObject } from "../../src/index.ts";
+import type { ReplicaTemplate } from "../../src/entries/controller.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { waitFor, within } from "../support/wait.ts";

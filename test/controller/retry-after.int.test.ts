@@ -5,7 +5,7 @@ import { Cache } from "../../src/cache/cache.ts";
 import { ResourceClient } from "../../src/client/resource-client.ts";
 import { ManualClock } from "../../src/util/clock.ts";
 import { Controller } from "../../src/controller/controller.ts";
-import { Result } from "../../src/controller/reconciler.ts";
+import { Action } from "../../src/controller/reconciler.ts";
 import { waitFor, within } from "../support/wait.ts";
 import { startClusterWithCache } from "../support/cluster-with-cache.ts";
 import type { ClusterWithCache } from "../support/cluster-with-cache.ts";
@@ -34,7 +34,7 @@ describe("Controller and a 429 with Retry-After", () => {
       reconcile: async (req) => {
         attempts++;
         await client.patch({ ...CM, ...req }, { metadata: { annotations: { seen: "yes" } } }, "merge");
-        return Result.done();
+        return Action.done();
       },
     });
     await controller.start(env.signal);

@@ -1,7 +1,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Cache, ConfigMap, Controller, ResourceClient, Secret, WriteRefusedError, createLogger } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import { ConfigMap, ResourceClient, Secret, createLogger } from "../../src/index.ts";
+import { Controller } from "../../src/entries/controller.ts";
+import { WriteRefusedError } from "../../src/entries/client.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 describe("a reconcile whose write was refused because a cache was stale", () => {

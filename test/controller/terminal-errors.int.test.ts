@@ -1,7 +1,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, Controller, EventRecorder, ResourceClient, Result, clientEventSink, terminal } from "../../src/index.ts";
+import { Builder, EventRecorder, ResourceClient, Action, clientEventSink, terminal } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import { Controller } from "../../src/entries/controller.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
@@ -31,13 +33,13 @@ describe("Controller: terminal errors are recorded on the object and not retried
       reconcile: async (req) => {
         runs.set(req.name, ran(req.name) + 1);
         const app = cache.informer<KubeObject & { spec?: Record<string, any> }>(DATAAPP, { namespace: NS }).get(req.name, req.namespace);
-        if (!app) return Result.done();
+        if (!app) return Action.done();
         if (app.spec?.mode !== undefined && app.spec.mode !== "fast") throw terminal(new Error(`spec.mode "${app.spec.mode}" is not supported. Fix: use "fast"`));
         const result = await new Builder({ client, owner: app })
           .configMap({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: app.spec?.configName }, data: { owner: req.name } })
           .reconcile();
         if (!result.ok) throw new AggregateError(result.errors, "children failed");
-        return Result.done();
+        return Action.done();
       },
     });
     await within(controller.start(new AbortController().signal), "the controller to start");

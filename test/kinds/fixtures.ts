@@ -3,7 +3,8 @@
  * Card (a child a Greeting owns), their CRDs and an installer.
  */
 import { defineKind } from "../../src/index.ts";
-import type { KubeObject, ObjectOf, ResourceClient } from "../../src/index.ts";
+import type { KubeObject, ResourceClient } from "../../src/index.ts";
+import type { ObjectOf } from "../../src/entries/client.ts";
 import { waitFor } from "../support/wait.ts";
 
 export interface GreetingSpec {

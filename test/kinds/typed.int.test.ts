@@ -7,7 +7,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { V1ConfigMap, V1Deployment } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Builder, Cache, ConfigMap, Deployment, Manager, ResourceClient, Result, MANAGED_BY_LABEL, OWNER_UID_LABEL, createLogger, writeStatus } from "../../src/index.ts";
+import { Builder, ConfigMap, Deployment, Manager, ResourceClient, Action, createLogger, writeStatus } from "../../src/index.ts";
+import { Cache } from "../../src/entries/cache.ts";
+import { MANAGED_BY_LABEL, OWNER_UID_LABEL } from "../../src/entries/builder.ts";
 import { waitFor } from "../support/wait.ts";
 import { Card, Greeting, installKinds } from "./fixtures.ts";
 
@@ -166,14 +168,14 @@ describe("typed kinds against LocalCluster", () => {
       .owns(Card, { namespace: ns })
       .reconcile(async (req) => {
         const greeting = mgr.cache.informer(Greeting, { namespace: ns }).get(req.name, req.namespace);
-        if (!greeting) return Result.done();
+        if (!greeting) return Action.done();
         const message = `Hello, ${greeting.spec.name}${"!".repeat(greeting.spec.excitement ?? 0)}`;
         const result = await new Builder({ client: mgr.client, owner: greeting, reader: mgr.cache })
           .object<Card>({ apiVersion: "example.com/v1", kind: "Card", metadata: { name: `${req.name}-card` }, spec: { text: message } })
           .reconcile();
         if (!result.ok) throw new AggregateError(result.errors);
         await writeStatus(mgr.client, greeting, { message });
-        return Result.done();
+        return Action.done();
       });
     await mgr.start();
     try {

@@ -4,8 +4,11 @@
  * `Expect<Equal<…>>` pins an exact type, so a typing regression fails the build.
  */
 import type { V1Deployment, V1Job } from "@kubernetes/client-node";
-import { Builder, ConfigMap, Deployment, Pod, Result, kindFromModel, writeStatus } from "../../src/index.ts";
-import type { Cache, KubeObject, Manager, ObjectOf, Plain, ResourceClient } from "../../src/index.ts";
+import { Builder, ConfigMap, Deployment, Pod, Action, writeStatus } from "../../src/index.ts";
+import { kindFromModel } from "../../src/entries/client.ts";
+import type { Cache } from "../../src/entries/cache.ts";
+import type { KubeObject, Manager, ResourceClient } from "../../src/index.ts";
+import type { ObjectOf, Plain } from "../../src/entries/client.ts";
 import { Card, Greeting } from "./fixtures.ts";
 
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends (<X>() => X extends B ? 1 : 2) ? true : false;
@@ -84,7 +87,7 @@ export function controller(): void {
     .reconcile(async (req) => {
       const greeting = mgr.cache.informer(Greeting).get(req.name, req.namespace);
       type _ = Expect<Equal<typeof greeting, Greeting | undefined>>;
-      return Result.done();
+      return Action.done();
     });
   // @ts-expect-error a predicate reading a field Greetings do not have
   mgr.controller("bad").for(Greeting, { predicates: [(e) => e.obj.spec.surname === ""] });

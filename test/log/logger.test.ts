@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createLogger, jsonLineSink, jsonSink } from "../../src/index.ts";
+import { createLogger } from "../../src/index.ts";
+import { jsonLineSink, jsonSink } from "../../src/entries/client.ts";
 import { describeThrown } from "../../src/log/safe-value.ts";
 import { hostileValues } from "../support/hostile-values.ts";
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Manager, Result, createLogger } from "../../src/index.ts";
+import { Manager, Action, createLogger } from "../../src/index.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
 describe("a demoted leader", () => {
@@ -25,14 +25,14 @@ describe("a demoted leader", () => {
     mgr.elector!.onStoppedLeading(() => (writesAtLoss = patches()));
     mgr.controller("writer").for({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "default" })
       .reconcile(async (req) => {
-        if (req.name !== "writer") return Result.done();
+        if (req.name !== "writer") return Action.done();
         // Writes as fast as it can and never looks at its signal.
         try {
           for (let i = 0; ; i++) await mgr.client.patch({ apiVersion: "v1", kind: "ConfigMap", ...req }, { data: { i: String(i) } }, "merge");
         } catch (err) {
           stoppedBy = err;
         }
-        return Result.done();
+        return Action.done();
       });
     await within(mgr.start(), "mgr.start()", 15_000);
     try {

@@ -1,7 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Manager, Result, createLogger, silentLogger } from "../../src/index.ts";
+import { Manager, Action, createLogger } from "../../src/index.ts";
+import { silentLogger } from "../../src/entries/client.ts";
 import { defaultHealthHost } from "../../src/manager/manager.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
@@ -40,7 +41,7 @@ describe("Manager leadership", () => {
           await within(aborted, "the in-flight reconcile's signal to abort", 15_000).catch(() => undefined); // asserted below
           inFlightAborted = signal.aborted;
         }
-        return Result.done();
+        return Action.done();
       });
     await within(mgr.start(), "mgr.start()", 15_000);
     try {

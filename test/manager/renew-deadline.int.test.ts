@@ -10,7 +10,7 @@ import { Cache } from "../../src/cache/cache.ts";
 import { ResourceClient } from "../../src/client/resource-client.ts";
 import type { Clock } from "../../src/util/clock.ts";
 import { Controller } from "../../src/controller/controller.ts";
-import { Result } from "../../src/controller/reconciler.ts";
+import { Action } from "../../src/controller/reconciler.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { LeaderElector } from "../../src/lease/leader-election.ts";
 import { SteppingClock } from "../support/stepping-clock.ts";
@@ -73,11 +73,11 @@ describe("the renew deadline, not its timer, decides leadership", () => {
     const controller = new Controller({
       name: "gated", source: cache, leading: () => e.isLeader(), for: { kind: CM, namespace: "default" },
       reconcile: async (req) => {
-        if (req.name !== "gated") return Result.done();
+        if (req.name !== "gated") return Action.done();
         started = true;
         await proceeding;
         outcome = await client.patch({ ...CM, ...req }, { data: { a: "2" } }, "merge").then(() => "written", (err: unknown) => err);
-        return Result.done();
+        return Action.done();
       },
     });
     await e.start(AbortSignal.timeout(5000));

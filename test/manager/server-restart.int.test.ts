@@ -1,7 +1,8 @@
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Manager, Result, silentLogger } from "../../src/index.ts";
+import { Manager, Action } from "../../src/index.ts";
+import { silentLogger } from "../../src/entries/client.ts";
 import type { KubeObject } from "../../src/index.ts";
 import { DataApp, reconcileDataApp } from "../../examples/dataapp/dataapp.ts";
 import { createDataApp, installDataApp } from "../support/owner.ts";
@@ -22,10 +23,10 @@ async function startOperator(cluster: LocalCluster): Promise<Manager> {
   for (const c of CHILDREN) controller = controller.owns({ apiVersion: c.apiVersion, kind: c.kind });
   controller.reconcile(async (req) => {
     const app = mgr.cache.informer(DataApp).get(req.name, req.namespace);
-    if (!app) return Result.done();
+    if (!app) return Action.done();
     const result = await reconcileDataApp(mgr.client, app);
     if (!result.ok) throw new AggregateError(result.errors, "children failed");
-    return Result.done();
+    return Action.done();
   });
   await within(mgr.start(), "mgr.start()", 15_000);
   return mgr;

@@ -6,7 +6,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { ConfigMap, Manager, ResourceClient, Result, Secret, silentLogger } from "../../src/index.ts";
+import { ConfigMap, Manager, ResourceClient, Action, Secret } from "../../src/index.ts";
+import { silentLogger } from "../../src/entries/client.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 describe("Manager.stop with an informer that never syncs", () => {
@@ -25,7 +26,7 @@ describe("Manager.stop with an informer that never syncs", () => {
           failure = err;
           throw err;
         }
-        return Result.done();
+        return Action.done();
       });
       await within(mgr.start(), "mgr.start()", 15_000);
       await new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "test" })

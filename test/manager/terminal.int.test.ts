@@ -1,7 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Manager, OperatorRuntimeError, ResourceClient, Result, findCondition, silentLogger, terminal, writeStatus } from "../../src/index.ts";
+import { Manager, OperatorRuntimeError, ResourceClient, Action, findCondition, terminal, writeStatus } from "../../src/index.ts";
+import { silentLogger } from "../../src/entries/client.ts";
 import type { Condition, KubeObject } from "../../src/index.ts";
 import { Greeting, installKinds } from "../kinds/fixtures.ts";
 import { waitFor, within } from "../support/wait.ts";
@@ -165,7 +166,7 @@ describe("a Manager's controllers and terminal errors", () => {
     const mgr = new Manager({ kubeConfig: cluster.kubeConfig, fieldManager: "greeting-operator", healthPort: false, logger: silentLogger });
     const seen: string[] = [];
     mgr.controller("greeting").for(Greeting, { status: ["patch"] }).reconcile(async (req) => {
-      if (req.name !== "edited") return Result.done();
+      if (req.name !== "edited") return Action.done();
       const g = await client.get(ref);
       seen.push(g.spec.name);
       if (g.spec.name === "Edited") {
@@ -173,7 +174,7 @@ describe("a Manager's controllers and terminal errors", () => {
         await client.patch(ref, { spec: { name: "edited" } }, "merge");
         throw terminal(new Error("spec.name must be lowercase"));
       }
-      return Result.done();
+      return Action.done();
     });
     await within(mgr.start(), "mgr.start()", 15_000);
     try {

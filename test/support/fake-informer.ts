@@ -3,7 +3,9 @@
  * so a test decides exactly what a reconcile's cache shows — a cache lagging behind the API
  * server included. Synced from the start.
  */
-import type { Informer, InformerEventHandler, InformerSource, Kind, KubeObject } from "../../src/index.ts";
+import type { Informer, InformerEventHandler } from "../../src/entries/cache.ts";
+import type { InformerSource } from "../../src/entries/controller.ts";
+import type { Kind, KubeObject } from "../../src/index.ts";
 
 const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 

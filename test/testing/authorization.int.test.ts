@@ -6,7 +6,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { AppsV1Api, AuthorizationV1Api, CoreV1Api, RbacAuthorizationV1Api } from "@kubernetes/client-node";
-import { ForbiddenError, ResourceClient } from "../../src/index.ts";
+import { ForbiddenError } from "../../src/entries/client.ts";
+import { ResourceClient } from "../../src/index.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
 import type { UserKubeConfig } from "../../src/testing/index.ts";
 import { within } from "../support/wait.ts";

@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import { fnv1a64, formatShardSelector, splitHashSpace } from "../../src/util/shard-range.ts";
-import type { ShardRange } from "../../src/util/shard-range.ts";
+import type { HashRange } from "../../src/util/shard-range.ts";
 import { installPerson, person } from "../cache/fixtures.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 import { openWatch } from "../support/watch-stream.ts";
 
-const [LOWER_RANGE] = splitHashSpace(2) as [ShardRange, ShardRange];
+const [LOWER_RANGE] = splitHashSpace(2) as [HashRange, HashRange];
 const LOWER = formatShardSelector("object.metadata.uid", [LOWER_RANGE]);
 const q = `shardSelector=${encodeURIComponent(LOWER)}`;
 const inLower = (uid: string) => fnv1a64(uid) < LOWER_RANGE.end;

@@ -4,18 +4,18 @@ import { CoreV1Api, Watch } from "@kubernetes/client-node";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { ResourceClient } from "../../src/client/index.ts";
 import { fnv1a64, formatShardSelector, splitHashSpace } from "../../src/util/shard-range.ts";
-import type { ShardRange } from "../../src/util/shard-range.ts";
+import type { HashRange } from "../../src/util/shard-range.ts";
 import { installPerson, person } from "../cache/fixtures.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 import { openWatch } from "../support/watch-stream.ts";
 
 const HALF = 2n ** 63n;
-const byUid = (...ranges: ShardRange[]) => formatShardSelector("object.metadata.uid", ranges);
-const byNamespace = (...ranges: ShardRange[]) => formatShardSelector("object.metadata.namespace", ranges);
-const [LOWER_RANGE, UPPER_RANGE] = splitHashSpace(2) as [ShardRange, ShardRange];
+const byUid = (...ranges: HashRange[]) => formatShardSelector("object.metadata.uid", ranges);
+const byNamespace = (...ranges: HashRange[]) => formatShardSelector("object.metadata.namespace", ranges);
+const [LOWER_RANGE, UPPER_RANGE] = splitHashSpace(2) as [HashRange, HashRange];
 const LOWER = byUid(LOWER_RANGE);
 const UPPER = byUid(UPPER_RANGE);
-const inRanges = (h: bigint, ranges: ShardRange[]) => ranges.some((r) => h >= r.start && h < r.end);
+const inRanges = (h: bigint, ranges: HashRange[]) => ranges.some((r) => h >= r.start && h < r.end);
 const q = (selector: string) => `shardSelector=${encodeURIComponent(selector)}`;
 const names = (items: { metadata?: { name?: string } }[]) => items.map((o) => o.metadata!.name!).sort();
 
@@ -39,7 +39,7 @@ describe("LocalCluster shardSelector (KEP-5866 sharded list and watch)", () => {
   after(() => within(cluster.stop(), "cluster.stop()"));
 
   /** Names of the "shard" ConfigMaps whose uid hash is in `ranges` (and pass `also`). */
-  const expected = (ranges: ShardRange[], also: (name: string) => boolean = () => true) =>
+  const expected = (ranges: HashRange[], also: (name: string) => boolean = () => true) =>
     [...uids].filter(([name, uid]) => also(name) && inRanges(fnv1a64(uid), ranges)).map(([name]) => name).sort();
 
   it("lists only objects whose uid hash is in range, and echoes the selector in metadata.shardInfo", async () => {

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import {
   fnv1a64, formatShardSelector, normalizeShardSelector, parseShardSelector, SHARD_HASH_SPACE, shardHashOf, shardSelectorMatcher, splitHashSpace,
 } from "../../src/util/shard-range.ts";
-import type { ShardRange } from "../../src/util/shard-range.ts";
+import type { HashRange } from "../../src/util/shard-range.ts";
 import { assertInvalidSelector } from "./assert-invalid-selector.ts";
 
 const assertInvalid = (text: string, problem: RegExp | string) => assertInvalidSelector("shard", () => parseShardSelector(text), problem);
@@ -117,7 +117,7 @@ describe("parseShardSelector", () => {
 
 describe("formatShardSelector", () => {
   it("writes kube's canonical form, which parses back to the same ranges", () => {
-    const ranges: ShardRange[] = [{ start: 0n, end: 0x4000000000000000n }, { start: HALF, end: 0xc000000000000000n }];
+    const ranges: HashRange[] = [{ start: 0n, end: 0x4000000000000000n }, { start: HALF, end: 0xc000000000000000n }];
     const text = formatShardSelector("object.metadata.uid", ranges);
     assert.equal(text, "shardRange(object.metadata.uid, '0x0000000000000000', '0x4000000000000000') || " +
       "shardRange(object.metadata.uid, '0x8000000000000000', '0xc000000000000000')");

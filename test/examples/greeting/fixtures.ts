@@ -1,7 +1,8 @@
 /** Helpers of the Greeting example's tests: objects to create, events to read, an idle operator to wait for. */
 import type { EventsV1Event } from "@kubernetes/client-node";
-import { kindFromModel } from "../../../src/index.ts";
-import type { Manager, ObjectOf, ResourceClient } from "../../../src/index.ts";
+import { kindFromModel } from "../../../src/entries/client.ts";
+import type { Manager, ResourceClient } from "../../../src/index.ts";
+import type { ObjectOf } from "../../../src/entries/client.ts";
 import { Greeting, Person } from "../../../examples/greeting/kinds.ts";
 import type { GreetingSpec } from "../../../examples/greeting/kinds.ts";
 import { waitFor } from "../../support/wait.ts";

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Manager, silentLogger } from "../../../src/index.ts";
+import { Manager } from "../../../src/index.ts";
+import { silentLogger } from "../../../src/entries/client.ts";
 import { simpleOperator } from "../../../examples/greeting/simple.ts";
 import { Greeting } from "../../../examples/greeting/kinds.ts";
 import { startLocalOperator } from "../../../examples/greeting/local.ts";

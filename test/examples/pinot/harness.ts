@@ -3,7 +3,8 @@
  * installed, and a Manager running only the pinot operator.
  */
 import { LocalCluster } from "../../../src/testing/index.ts";
-import { Manager, ResourceClient, silentLogger } from "../../../src/index.ts";
+import { Manager, ResourceClient } from "../../../src/index.ts";
+import { silentLogger } from "../../../src/entries/client.ts";
 import type { KubeObject } from "../../../src/index.ts";
 import { installCrds, loadYamlFile } from "../../../examples/example.ts";
 import { Pinot, operator } from "../../../examples/pinot/operator.ts";

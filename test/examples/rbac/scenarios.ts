@@ -3,7 +3,8 @@
  * converged, then a change that makes it use the rest of its verbs (delete, finalizer removal,
  * status updates, relaunches). Each step waits for its outcome and fails naming it.
  */
-import type { ResourceClient, KubeObject, ShardingOptions } from "../../../src/index.ts";
+import type { ResourceClient, KubeObject } from "../../../src/index.ts";
+import type { ShardingOptions } from "../../../src/entries/sharding.ts";
 import { Pod, isNotFound } from "../../../src/index.ts";
 import { LEASE_KIND } from "../../../src/lease/lease-record.ts";
 import { memberLease, memberLeaseName } from "../../../src/sharding/ring-lease.ts";

@@ -4,7 +4,7 @@
  * Site gets, per worker, a ConfigMap (`spec.conf`) and a Deployment mounting it (a changed
  * `conf` updates both: the config hash rolls the pods); fewer workers prune the rest. Its generated RBAC holds nothing on Secrets, Services or StatefulSets.
  */
-import { Builder, ConfigMap, Deployment, Result, defineKind } from "../../../src/index.ts";
+import { Builder, ConfigMap, Deployment, Action, defineKind } from "../../../src/index.ts";
 import type { KubeObject, Manager, ManagerOptions } from "../../../src/index.ts";
 import { exampleManager } from "../../../examples/example.ts";
 import type { ExampleOperator } from "../../../examples/example.ts";
@@ -41,7 +41,7 @@ export const operator: ExampleOperator = {
       .owns(ConfigMap)
       .reconcile(async (req, ctx) => {
         const site = sites.get(req.name, req.namespace);
-        if (!site || site.metadata?.deletionTimestamp) return Result.done();
+        if (!site || site.metadata?.deletionTimestamp) return Action.done();
         const builder = new Builder({ client: mgr.client, owner: site, reader: mgr.cache, signal: ctx.signal, ...(mgr.recorder ? { recorder: mgr.recorder } : {}) });
         for (let i = 0; i < site.spec.workers; i++) {
           const name = `${req.name}-w${i}`;
@@ -57,7 +57,7 @@ export const operator: ExampleOperator = {
         }
         const result = await builder.reconcile();
         if (!result.ok) throw new AggregateError(result.errors, `site ${req.name}: ${result.errors.length} object(s) failed`);
-        return Result.done();
+        return Action.done();
       });
   },
 };

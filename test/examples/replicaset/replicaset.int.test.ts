@@ -1,6 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Manager, Pod, REPLICA_SET_LABEL, ResourceClient, replicaDeletionOrder, silentLogger } from "../../../src/index.ts";
+import { Manager, Pod, ResourceClient } from "../../../src/index.ts";
+import { REPLICA_SET_LABEL, replicaDeletionOrder } from "../../../src/entries/controller.ts";
+import { silentLogger } from "../../../src/entries/client.ts";
 import type { KubeObject } from "../../../src/index.ts";
 import { LocalCluster } from "../../../src/testing/index.ts";
 import { installCrds } from "../../../examples/example.ts";

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Manager, Pod, silentLogger } from "../../../src/index.ts";
+import { Manager, Pod } from "../../../src/index.ts";
+import { silentLogger } from "../../../src/entries/client.ts";
 import type { ResourceClient } from "../../../src/index.ts";
 import type { LocalCluster } from "../../../src/testing/index.ts";
 import { LAUNCH_ANNOTATION, LAUNCH_FINALIZER, Job, ProcessingElement, operator } from "../../../examples/streams/operator.ts";

@@ -2,8 +2,8 @@
 // (module nodenext, strict, skipLibCheck false) and then run: a typed Greeting custom resource,
 // a Manager with one controller reading from the shared cache, the Builder making a ConfigMap
 // and a Deployment, and the status written back. LocalCluster stands in for the cluster.
-import { Builder, ConfigMap, Deployment, Manager, ResourceClient, Result, defineKind, writeStatus } from "operator-runtime";
-import type { ObjectOf, ReconcileResult } from "operator-runtime";
+import { Builder, ConfigMap, Deployment, Manager, ResourceClient, Action, defineKind, writeStatus } from "operator-runtime";
+import type { ObjectOf, BuilderResult } from "operator-runtime";
 import { LocalCluster } from "operator-runtime/testing";
 
 /** The Greeting custom resource (example.com/v1), typed. */
@@ -31,14 +31,14 @@ await client.create({
 });
 
 const mgr = new Manager({ kubeConfig: cluster.kubeConfig, fieldManager: "greeting-operator", healthPort: false });
-let last: ReconcileResult | undefined;
+let last: BuilderResult | undefined;
 mgr.controller("greeting")
   .for(Greeting)
   .owns(ConfigMap)
   .owns(Deployment)
   .reconcile(async (req) => {
     const greeting: Greeting | undefined = mgr.cache.informer(Greeting).get(req.name, req.namespace);
-    if (!greeting) return Result.done();
+    if (!greeting) return Action.done();
     const message = `Hello, ${greeting.spec.name}`;
     const labels = { app: req.name };
     last = await new Builder({ client: mgr.client, owner: greeting, reader: mgr.cache })
@@ -53,7 +53,7 @@ mgr.controller("greeting")
       })
       .reconcile();
     await writeStatus(mgr.client, greeting, { message, ready: last.ok });
-    return last.ok ? Result.done() : Result.requeue();
+    return last.ok ? Action.done() : Action.requeue();
   });
 await mgr.start();
 

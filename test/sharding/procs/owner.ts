@@ -4,7 +4,8 @@
  * make every owner change), and the helpers that install it and create owners.
  */
 import { defineKind } from "../../../src/index.ts";
-import type { KubeObject, ObjectOf, ResourceClient } from "../../../src/index.ts";
+import type { KubeObject, ResourceClient } from "../../../src/index.ts";
+import type { ObjectOf } from "../../../src/entries/client.ts";
 
 /** What an owner asks for: `rev` is bumped to change every owner at once; `pad` adds bytes. */
 export interface ShardOwnerSpec {

@@ -1,5 +1,5 @@
 /** What a replica process (`replica.ts`) is configured with, logs and reports. Types only. */
-import type { LogLevel } from "../../../src/index.ts";
+import type { LogLevel } from "../../../src/entries/client.ts";
 
 /** The replica's configuration, passed as JSON in argv[2]. */
 export interface ReplicaConfig {

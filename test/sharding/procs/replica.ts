@@ -24,7 +24,7 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { PerformanceObserver } from "node:perf_hooks";
 import { KubeConfig } from "@kubernetes/client-node";
-import { Builder, Manager, Result, createLogger } from "../../../src/index.ts";
+import { Builder, Manager, Action, createLogger } from "../../../src/index.ts";
 import type { Request } from "../../../src/index.ts";
 import { bucketOfUid } from "../../../src/cache/shard-buckets.ts";
 import { ShardOwner, configMapOf } from "./owner.ts";
@@ -98,7 +98,7 @@ controller.maxConcurrentReconciles(config.workers ?? 4).reconcile(async (req, { 
     const owner = await ownerOf(req);
     if (!owner) {
       ok = true;
-      return Result.done();
+      return Action.done();
     }
     gen = owner.metadata!.generation;
     bucket = bucketOfUid(owner.metadata!.uid!);
@@ -118,7 +118,7 @@ controller.maxConcurrentReconciles(config.workers ?? 4).reconcile(async (req, { 
     const result = await b.reconcile();
     if (!result.ok) throw new AggregateError(result.errors, `${name}: ${result.errors.map((e) => e.message).join("; ")}`);
     ok = true;
-    return Result.done();
+    return Action.done();
   } catch (err) {
     failures++;
     throw err;

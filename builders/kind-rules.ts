@@ -17,7 +17,7 @@ export interface RolloutStatus {
 }
 
 /** Per-kind rules used by the Builder. */
-export interface KindBuilder {
+export interface KindRules {
   apiVersion: string;
   kind: string;
   phase: ReconcilePhase;

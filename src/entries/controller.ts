@@ -1,0 +1,44 @@
+/**
+ * `operator-runtime/controller`: the controller engine under `mgr.controller()` — the
+ * {@link Controller} and its {@link WorkQueue}, rate limiters, predicates, map functions,
+ * terminal-error rules, owner references, {@link Expectations} and the {@link ReplicaSetReconciler}
+ * for controllers that manage identical replicas, and the Manager's own parts (leader election,
+ * metrics, the health server) for use on their own.
+ *
+ * @example
+ * ```ts
+ * import { WorkQueue, defaultControllerRateLimiter } from "operator-runtime/controller";
+ *
+ * const queue = new WorkQueue({ rateLimiter: defaultControllerRateLimiter() });
+ * queue.add("default/app");
+ * const key = await queue.get(AbortSignal.timeout(1_000));
+ * if (key !== undefined) queue.done(key);
+ * ```
+ * @module
+ */
+export { Controller, requestFor, ownerRequests } from "../controller/controller.ts";
+export type { ControllerOptions, ControllerSharding, InformerSource, MapFunc, WatchOptions, WatchRole } from "../controller/controller.ts";
+export { Action, keyOf, requestOf } from "../controller/reconciler.ts";
+export type { Request, Reconciler, ReconcileContext } from "../controller/reconciler.ts";
+export { mapByLabel } from "../controller/map-funcs.ts";
+export { isTerminalError } from "../controller/terminal-errors.ts";
+export type { TerminalErrorOptions } from "../controller/terminal-errors.ts";
+export { ReplicaSetReconciler, REPLICA_SET_LABEL, replicaDeletionOrder, hasReadyCondition } from "../controller/replica-set-reconciler.ts";
+export type { ReplicaSetReconcilerOptions, ReplicaSetInput, ReplicaSetResult, ReplicaTemplate } from "../controller/replica-set-reconciler.ts";
+export { controllerRef, controllerOf, setControllerReference, isControlledBy } from "../controller/controller-ref.ts";
+export { AlreadyOwnedError } from "../controller/controller-ref.ts";
+export { Expectations, DEFAULT_EXPECTATIONS_TTL_MS } from "../controller/expectations.ts";
+export type { ExpectationsOptions, PendingExpectations } from "../controller/expectations.ts";
+export { finalizer } from "../controller/finalizer.ts";
+export type { FinalizerHandlers, FinalizerClient } from "../controller/finalizer.ts";
+export { generationChanged, labelsChanged, resourceVersionChanged, hasLabels, and, or } from "../controller/predicates.ts";
+export type { Predicate } from "../controller/predicates.ts";
+export { WorkQueue } from "../controller/work-queue.ts";
+export * from "../controller/rate-limiter.ts";
+export type { MetricsProvider, WorkQueueMetrics, ControllerMetrics } from "../controller/metrics-hooks.ts";
+export { Manager, ControllerRegistration } from "../manager/manager.ts";
+export type { ManagerOptions, LeaderElectionOptions } from "../manager/manager.ts";
+export { LeaderElector } from "../lease/leader-election.ts";
+export { Metrics } from "../manager/metrics.ts";
+export { HealthServer } from "../manager/health-server.ts";
+export type { Runnable } from "../util/runnable.ts";
