@@ -171,6 +171,13 @@ describe("module dependencies point one way", () => {
     });
   }
 
+  it("ARCHITECTURE.md lists the same layers, in the same order", () => {
+    const text = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");
+    const block = text.slice(text.indexOf("## Layers"));
+    const listed = [...block.matchAll(/^\s*(\d+)\s+(.+)$/gm)].map((m) => m[2]!.replace(/\(.*\)/, "").trim().split(/\s+/).map((u) => u.replace(/\/$/, "")));
+    assert.deepEqual(listed, LAYERS.map((l) => [...l]));
+  });
+
   it("allows what the arrows allow", () => {
     const fine = [
       { path: "builders/x.ts", source: 'import type { KubeObject } from "../src/client/types.ts";\nimport { BuilderValidationError } from "../src/errors.ts";\nimport { parseLabelSelector } from "../src/util/label-selector.ts";\nimport { at } from "./json.ts";' },

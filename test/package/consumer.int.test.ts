@@ -26,7 +26,7 @@ import { loadAll } from "js-yaml";
 import { ResourceClient } from "../../src/index.ts";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { waitFor } from "../support/wait.ts";
-import { readmePrograms } from "./readme-programs.ts";
+import { docPrograms } from "./readme-programs.ts";
 import type { ObjectKey, ReadmeProgram } from "./readme-programs.ts";
 import { README_SETUPS } from "./readme-setups.ts";
 
@@ -51,9 +51,9 @@ const TYPESCRIPTS = { typescript57: "~5.7.0", typescript5: "5" } as const;
 /** Each step's bound: npm installs download Node binaries on a cold cache. */
 const STEP_MS = 300_000;
 
-/** The README's programs: each ```ts block, type-checked and run below. */
-const PROGRAMS = readmePrograms(path.join(repoRoot, "README.md"));
-/** A README program's bound: it starts a cluster or an operator and reconciles a few objects. */
+/** The programs of README.md and docs/*.md: each ```ts block, type-checked and run below. */
+const PROGRAMS = docPrograms(repoRoot);
+/** A doc program's bound: it starts a cluster or an operator and reconciles a few objects. */
 const PROGRAM_MS = 60_000;
 
 /** Runs a command and returns its stdout; a failure carries the command's output. */
@@ -119,9 +119,11 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
 
   const nodeBinary = (alias: string) => path.join(consumer, "node_modules", alias, "bin", "node");
 
-  it("ships only the built output, README, CHANGELOG, LICENSE and package.json", () => {
+  it("ships only the built output, README, the guides in docs/, CHANGELOG, LICENSE and package.json", () => {
     const outside = packedFiles.filter((f) => !f.startsWith("dist/"));
-    assert.deepEqual(outside.sort(), ["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
+    const guides = readdirSync(path.join(repoRoot, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
+    assert.ok(guides.includes("docs/builder.md"), "the Builder guide ships: the README links it");
+    assert.deepEqual(outside.sort(), ["CHANGELOG.md", "LICENSE", "README.md", ...guides, "package.json"].sort());
     const protoData = (f: string) => f.startsWith(`${PROTO_DIR}/`) && /(\.proto|\/README\.md|\/LICENSE)$/.test(f);
     const openApiData = (f: string) => f.startsWith(`${OPENAPI_DIR}/`) && /(\.json\.br|\/(api|apis|version)\.json|\/README\.md|\/LICENSE)$/.test(f);
     const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f) && !protoData(f) && !openApiData(f));
@@ -135,9 +137,12 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
   });
 
   for (const [alias, version] of [["node22", NODE_22], ["node24", NODE_24]] as const) {
-    it(`imports both entry points from plain .mjs and reconciles on Node ${version}`, { timeout: STEP_MS }, async () => {
+    it(`imports every entry point from plain .mjs and reconciles on Node ${version}`, { timeout: STEP_MS }, async () => {
       const result = lastJsonLine(await run(nodeBinary(alias), ["smoke.mjs"], consumer));
       assert.equal(result.node, `v${version}`);
+      const entries = result.entries as Record<string, number>;
+      for (const sub of ["builder", "client", "cache", "controller", "sharding", "rbac"]) assert.ok(entries[sub]! > 3, `operator-runtime/${sub} exports ${entries[sub]} values`);
+      assert.equal(result.deprecatedAlias, true, "the 0.1 root name Result is the deprecated alias of Action");
       assert.deepEqual(result.first, ["ConfigMap/web-config:created", "Deployment/web:created"]);
       assert.deepEqual(result.second, ["ConfigMap/web-config:unchanged", "Deployment/web:unchanged"]);
       assert.equal(result.ok, true);
@@ -186,9 +191,9 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
   });
 
   for (const [alias, version] of [["node22", NODE_22], ["node24", NODE_24]] as const) {
-    it(`generates RBAC and manifests from the README's operator module with the installed command on Node ${version}`, { timeout: STEP_MS }, async () => {
+    it(`generates RBAC and manifests from docs/toolbox.md's operator module with the installed command on Node ${version}`, { timeout: STEP_MS }, async () => {
       const program = PROGRAMS.find((p) => p.section === "`operator-runtime gen rbac`");
-      assert.ok(program, "the README's gen rbac section has a module");
+      assert.ok(program, "docs/toolbox.md's gen rbac section has a module");
       const bin = path.join(consumer, "node_modules", ".bin", "operator-runtime");
       const env = { ...process.env, PATH: `${path.dirname(nodeBinary(alias))}${path.delimiter}${process.env.PATH ?? ""}` };
       const rbac = loadAll(await run(bin, ["gen", "rbac", program.file, "--namespace", "operators"], consumer, env)) as RbacDoc[];
@@ -201,11 +206,11 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     });
   }
 
-  it("has README programs to check", () => {
-    assert.ok(PROGRAMS.length >= 4, `README.md has ${PROGRAMS.length} ts blocks`);
+  it("has README and docs programs to check", () => {
+    assert.ok(PROGRAMS.length >= 4, `README.md and docs/*.md have ${PROGRAMS.length} ts blocks`);
   });
 
-  it("type-checks every README program with TypeScript 5.7, 5.x and the repo's TypeScript", { timeout: STEP_MS }, async () => {
+  it("type-checks every README and docs program with TypeScript 5.7, 5.x and the repo's TypeScript", { timeout: STEP_MS }, async () => {
     for (const alias of Object.keys(TYPESCRIPTS)) {
       await run(nodeBinary("node24"), [path.join(consumer, "node_modules", alias, "bin", "tsc"), "-p", "tsconfig.readme.json"], consumer);
     }
@@ -214,7 +219,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
   });
 
   for (const program of PROGRAMS) {
-    it(`runs the README program at line ${program.line} (${program.section})`, { timeout: 2 * PROGRAM_MS }, async () => {
+    it(`runs the program at ${program.source}:${program.line} (${program.section})`, { timeout: 2 * PROGRAM_MS }, async () => {
       await runReadmeProgram(program, nodeBinary("node24"), consumer);
     });
   }
@@ -230,7 +235,7 @@ async function find(client: ResourceClient, key: ObjectKey): Promise<unknown> {
 }
 
 /**
- * Runs one README program against a fresh LocalCluster through `KUBECONFIG`: creates its setup,
+ * Runs one README or docs program against a fresh LocalCluster through `KUBECONFIG`: creates its setup,
  * runs it to exit code 0 (or until its `signalAfter` object exists, then SIGTERM and exit code
  * 0), and checks that its `expect` objects exist.
  */
@@ -238,12 +243,12 @@ async function runReadmeProgram(program: ReadmeProgram, node: string, cwd: strin
   const cluster = await LocalCluster.start();
   try {
     const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "readme-test" });
-    for (const obj of program.setup ? README_SETUPS[program.setup] ?? assert.fail(`no README setup named ${program.setup}`) : []) {
-      await waitFor(() => client.create(obj), `setup ${obj.kind}/${obj.metadata?.name} for README line ${program.line}`);
+    for (const obj of program.setup ? README_SETUPS[program.setup] ?? assert.fail(`no doc-test setup named ${program.setup} (${program.source}:${program.line})`) : []) {
+      await waitFor(() => client.create(obj), `setup ${obj.kind}/${obj.metadata?.name} for ${program.source}:${program.line}`);
     }
     const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: cluster.kubeconfigPath, HEALTH_PORT: "0", NO_COLOR: "1" };
     delete env.KUBERNETES_SERVICE_HOST;  // never the machine's own cluster, should CI run in a pod
-    const where = `README.md:${program.line} (${program.file})`;
+    const where = `${program.source}:${program.line} (${program.file})`;
     if (!program.signalAfter) {
       await run(node, [program.file], cwd, env, PROGRAM_MS);
     } else {

@@ -1,7 +1,7 @@
 /**
- * What the README's programs expect to find in the cluster they run against, by the name their
- * `readme-test` directive gives: the custom resource definitions and sample objects the README
- * text says are installed.
+ * What the programs of README.md and docs/*.md expect to find in the cluster they run against,
+ * by the name their `doc-test` directive gives: the custom resource definitions and sample
+ * objects the page's text says are installed.
  */
 import { dataAppCrd } from "../../examples/dataapp/dataapp.ts";
 import { greetingCrd } from "../kinds/fixtures.ts";

@@ -4,6 +4,12 @@
 // kubectl 1.32 sends for `kubectl create namespace foo`, read with the .proto files the package ships.
 import { Builder, ResourceClient } from "operator-runtime";
 import { LocalCluster } from "operator-runtime/testing";
+import * as root from "operator-runtime";
+
+// Every subpath entry loads, and a 0.1 root name still works as its deprecated alias.
+const entries = {};
+for (const sub of ["builder", "client", "cache", "controller", "sharding", "rbac"]) entries[sub] = Object.keys(await import(`operator-runtime/${sub}`)).length;
+const deprecatedAlias = root.Result === root.Action && typeof root.Result.done === "function";
 
 const cluster = await LocalCluster.start();
 try {
@@ -32,6 +38,8 @@ try {
   const namespace = await created.json();
   console.log(JSON.stringify({
     node: process.version,
+    entries,
+    deprecatedAlias,
     first: first.objects.map((o) => `${o.kind}/${o.name}:${o.action}`),
     second: second.objects.map((o) => `${o.kind}/${o.name}:${o.action}`),
     ok: first.ok && second.ok,
