@@ -23,8 +23,14 @@ const VOLUME_MODES = ["Filesystem", "Block"];
  *
  * @example
  * ```ts
- * checkClaimSpec(p, "spec", pvc.spec);
- * checkClaimSpec(p, "spec.volumeClaimTemplates[0].spec", template.spec);
+ * import type { PersistentVolumeClaim, StatefulSet } from "operator-runtime";
+ * import { problemsFor } from "./validation.ts";
+ *
+ * declare const pvc: PersistentVolumeClaim;
+ * checkClaimSpec(problemsFor(pvc, "PersistentVolumeClaim"), "spec", pvc.spec);
+ * declare const sts: StatefulSet;
+ * const p = problemsFor(sts, "StatefulSet");
+ * sts.spec?.volumeClaimTemplates?.forEach((template, i) => checkClaimSpec(p, `spec.volumeClaimTemplates[${i}].spec`, template.spec));
  * ```
  */
 export function checkClaimSpec(p: Problems, field: string, spec: unknown): void {

@@ -9,7 +9,8 @@ import type { Problems } from "./validation.ts";
  *
  * @example
  * ```ts
- * if (bytes > MAX_DATA_BYTES) console.log("too large");
+ * const bytes = Buffer.byteLength("threads=4\n", "utf8");
+ * if (bytes > MAX_DATA_BYTES) console.log("too large for one ConfigMap");
  * ```
  */
 export const MAX_DATA_BYTES = 1024 * 1024;
@@ -65,6 +66,11 @@ export type DataEncoding = "string" | "base64";
  *
  * @example
  * ```ts
+ * import type { ConfigMap } from "operator-runtime";
+ * import { problemsFor } from "./validation.ts";
+ *
+ * declare const cm: ConfigMap;
+ * const p = problemsFor(cm, "ConfigMap");
  * const { keys, bytes } = checkDataMap(p, "data", cm.data, "string");
  * ```
  */
@@ -106,7 +112,14 @@ export function checkDataMap(p: Problems, field: string, map: unknown, encoding:
  *
  * @example
  * ```ts
- * checkDisjointKeys(p, "data", dataKeys, "binaryData", binaryKeys);
+ * import type { ConfigMap } from "operator-runtime";
+ * import { problemsFor } from "./validation.ts";
+ *
+ * declare const cm: ConfigMap;
+ * const p = problemsFor(cm, "ConfigMap");
+ * const data = checkDataMap(p, "data", cm.data, "string");
+ * const binary = checkDataMap(p, "binaryData", cm.binaryData, "base64");
+ * checkDisjointKeys(p, "data", data.keys, "binaryData", binary.keys);
  * ```
  */
 export function checkDisjointKeys(p: Problems, firstField: string, first: string[], secondField: string, second: string[]): void {
@@ -122,6 +135,12 @@ export function checkDisjointKeys(p: Problems, firstField: string, first: string
  *
  * @example
  * ```ts
+ * import type { ConfigMap } from "operator-runtime";
+ * import { problemsFor } from "./validation.ts";
+ *
+ * declare const cm: ConfigMap;
+ * const p = problemsFor(cm, "ConfigMap");
+ * const { bytes } = checkDataMap(p, "data", cm.data, "string");
  * checkDataSize(p, "data", bytes);
  * ```
  */
@@ -135,6 +154,11 @@ export function checkDataSize(p: Problems, fields: string, bytes: number): void 
  *
  * @example
  * ```ts
+ * import type { ConfigMap } from "operator-runtime";
+ * import { problemsFor } from "./validation.ts";
+ *
+ * declare const cm: ConfigMap;
+ * const p = problemsFor(cm, "ConfigMap");
  * checkImmutableFlag(p, cm.immutable);
  * ```
  */

@@ -36,6 +36,9 @@ const NAME_RULE = nameRuleOf("apps", "Deployment");
  *
  * @example
  * ```ts
+ * import type { Deployment } from "operator-runtime";
+ *
+ * declare const liveDeployment: Deployment;
  * const status = deploymentRules.rolloutStatus!(liveDeployment);
  * if (!status.done) console.log(`web waits on ${status.waitingOn}`); // e.g. "2/3 replicas ready"
  * ```

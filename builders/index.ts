@@ -9,8 +9,13 @@
  *
  * @example
  * ```ts
- * import { deploymentRules } from "./builders/index.ts";
- * import { BuilderValidationErrors } from "./src/errors.ts";
+ * import { BuilderValidationErrors } from "operator-runtime";
+ * import type { Deployment } from "operator-runtime";
+ *
+ * const desired: Deployment = {
+ *   apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" },
+ *   spec: { selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx:1.27" }] } } },
+ * };
  * const problems = deploymentRules.validate(desired);
  * if (problems.length > 0) throw new BuilderValidationErrors(problems);
  * ```

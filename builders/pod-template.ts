@@ -15,7 +15,13 @@ const PROTOCOLS = ["TCP", "UDP", "SCTP"];
  *
  * @example
  * ```ts
- * checkWorkloadSpec(p, sts, { claimNames: ["data"] });
+ * import type { StatefulSet } from "operator-runtime";
+ * import { problemsFor } from "./validation.ts";
+ *
+ * declare const sts: StatefulSet;
+ * const p = problemsFor(sts, "StatefulSet");
+ * const options: WorkloadSpecOptions = { claimNames: (sts.spec?.volumeClaimTemplates ?? []).map((t) => t.metadata?.name ?? "") };
+ * checkWorkloadSpec(p, sts, options);
  * ```
  */
 export interface WorkloadSpecOptions {
@@ -29,6 +35,10 @@ export interface WorkloadSpecOptions {
  *
  * @example
  * ```ts
+ * import type { Deployment } from "operator-runtime";
+ * import { problemsFor } from "./validation.ts";
+ *
+ * declare const obj: Deployment;
  * const p = problemsFor(obj, "Deployment");
  * checkWorkloadSpec(p, obj);
  * ```

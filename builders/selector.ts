@@ -15,7 +15,14 @@ const OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"];
  *
  * @example
  * ```ts
- * if (checkSelector(p, "spec.selector", spec.selector)) checkSelectorMatches(p, ...);
+ * import { problemsFor } from "./validation.ts";
+ *
+ * const spec = { selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } } } };
+ * const p = problemsFor({ metadata: { name: "web" }, spec }, "Deployment");
+ * if (checkSelector(p, "spec.selector", spec.selector)) {
+ *   checkSelectorMatches(p, "spec.selector", spec.selector, "spec.template.metadata.labels", spec.template.metadata.labels);
+ * }
+ * // p.list → [] (the selector is valid and matches the template)
  * ```
  */
 export function checkSelector(p: Problems, field: string, selector: unknown): boolean {
@@ -78,7 +85,11 @@ function checkExpression(p: Problems, field: string, expr: unknown): void {
  *
  * @example
  * ```ts
- * checkSelectorMatches(p, "spec.selector", spec.selector, "spec.template.metadata.labels", labels);
+ * import { problemsFor } from "./validation.ts";
+ *
+ * const p = problemsFor({ metadata: { name: "web" } }, "Deployment");
+ * checkSelectorMatches(p, "spec.selector", { matchLabels: { app: "web" } }, "spec.template.metadata.labels", { app: "api" });
+ * // p.list[0].field → "spec.selector.matchLabels": app=web does not match the template labels
  * ```
  */
 export function checkSelectorMatches(p: Problems, field: string, selector: JsonRecord, labelsField: string, labels: JsonRecord): void {
@@ -140,7 +151,11 @@ export function describeExpression(expr: JsonRecord): string {
  *
  * @example
  * ```ts
- * selectorChanged(liveDeployment, desiredDeployment); // true when matchLabels differ
+ * import type { Deployment } from "operator-runtime";
+ *
+ * declare const live: Deployment;
+ * const desired: Deployment = { ...live, spec: { ...live.spec!, selector: { matchLabels: { app: "web-v2" } } } };
+ * selectorChanged(live, desired); // → true when the live matchLabels are not exactly { app: "web-v2" }
  * ```
  */
 export function selectorChanged(live: KubeObject, desired: KubeObject): boolean {

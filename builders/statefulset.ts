@@ -46,6 +46,9 @@ const NAME_RULE = nameRuleOf("apps", "StatefulSet");
  *
  * @example
  * ```ts
+ * import type { StatefulSet } from "operator-runtime";
+ *
+ * declare const liveStatefulSet: StatefulSet;
  * const status = statefulSetRules.rolloutStatus!(liveStatefulSet);
  * // e.g. { done: false, waitingOn: "1/2 replicas updated (partition 1)" }
  * ```

@@ -1,5 +1,5 @@
 /**
- * Shared checks of the per-kind builders: object names (by the kind's rule in
+ * Shared checks of the per-kind rules (`KindRules`): object names (by the kind's rule in
  * `src/util/name-rules.ts`), DNS-1123 names, labels, metadata, and the `problem` helper.
  */
 import { BuilderValidationError } from "../src/errors.ts";
@@ -121,8 +121,9 @@ export function objectRef(obj: KubeObject): string {
  *
  * @example
  * ```ts
- * problem(dep, "spec.replicas", "-1 is negative", "set spec.replicas to 0 or more");
- * // message: "Deployment/web: spec.replicas: -1 is negative. Fix: set spec.replicas to 0 or more"
+ * const dep = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: -1 } };
+ * const err = problem(dep, "spec.replicas", "-1 is negative", "set spec.replicas to 0 or more");
+ * // err.message → "Deployment/web: spec.replicas: -1 is negative. Fix: set spec.replicas to 0 or more"
  * ```
  */
 export function problem(obj: KubeObject, field: string, why: string, fix: string): BuilderValidationError {
@@ -134,8 +135,9 @@ export function problem(obj: KubeObject, field: string, why: string, fix: string
  *
  * @example
  * ```ts
- * const p: Problems = problemsFor(obj, "Service");
+ * const p: Problems = problemsFor({ metadata: { name: "web" }, spec: { ports: [] } }, "Service");
  * p.add("spec.ports", "has no ports", "add a port");
+ * // p.list[0].message → "Service/web: spec.ports: has no ports. Fix: add a port"
  * ```
  */
 export interface Problems {
@@ -149,9 +151,13 @@ export interface Problems {
  *
  * @example
  * ```ts
- * const p = problemsFor(obj, "ConfigMap");
- * p.add("data", "is an array", "make data an object of string values");
- * return p.list;
+ * import type { BuilderValidationError, KubeObject } from "operator-runtime";
+ *
+ * function checkData(obj: KubeObject): BuilderValidationError[] {
+ *   const p = problemsFor(obj, "ConfigMap");
+ *   if (Array.isArray(obj.data)) p.add("data", "is an array", "make data an object of string values");
+ *   return p.list;
+ * }
  * ```
  */
 export function problemsFor(obj: KubeObject, kind: string): Problems {
@@ -161,11 +167,15 @@ export function problemsFor(obj: KubeObject, kind: string): Problems {
 }
 
 /**
- * Checks `kind` and `apiVersion` when the object sets them: they must be the builder's own.
+ * Checks `kind` and `apiVersion` when the object sets them: they must be those of the kind the
+ * rules are for (the Builder method the object was given to).
  *
  * @example
  * ```ts
+ * const obj = { apiVersion: "v1", kind: "Secret", metadata: { name: "settings" } };
+ * const p = problemsFor(obj, "ConfigMap");
  * checkKind(p, obj, "v1", "ConfigMap");
+ * // p.list[0].field → "kind" (the object says Secret)
  * ```
  */
 export function checkKind(p: Problems, obj: KubeObject, apiVersion: string, kind: string): void {
@@ -182,7 +192,10 @@ export function checkKind(p: Problems, obj: KubeObject, apiVersion: string, kind
  *
  * @example
  * ```ts
- * checkDnsName(p, "metadata.namespace", obj.metadata?.namespace, "label");
+ * const obj = { metadata: { name: "web", namespace: "Team_A" } };
+ * const p = problemsFor(obj, "Service");
+ * checkDnsName(p, "metadata.namespace", obj.metadata.namespace, "label"); // → false
+ * // p.list[0].fix → 'use a name like "team-a"'
  * ```
  */
 export function checkDnsName(p: Problems, field: string, value: unknown, rule: "label" | "subdomain"): boolean {
@@ -201,7 +214,10 @@ export function checkDnsName(p: Problems, field: string, value: unknown, rule: "
  *
  * @example
  * ```ts
- * checkLabels(p, "spec.template.metadata.labels", template.metadata?.labels);
+ * const dep = { kind: "Deployment", metadata: { name: "web" }, spec: { template: { metadata: { labels: { app: "web", tier: 3 } } } } };
+ * const p = problemsFor(dep, "Deployment");
+ * checkLabels(p, "spec.template.metadata.labels", dep.spec.template.metadata.labels);
+ * // p.list[0].field → "spec.template.metadata.labels.tier" (label values are strings)
  * ```
  */
 export function checkLabels(p: Problems, field: string, labels: unknown): void {
@@ -229,7 +245,10 @@ export function checkLabels(p: Problems, field: string, labels: unknown): void {
  *
  * @example
  * ```ts
- * checkObjectName(p, "9cache", nameRuleOf("", "Service"));
+ * import { nameRuleOf } from "../src/util/name-rules.ts";
+ *
+ * const p = problemsFor({ metadata: { name: "9cache" } }, "Service");
+ * checkObjectName(p, "9cache", nameRuleOf("", "Service")); // → false, and p.list[0].message is:
  * // Service/9cache: metadata.name: "9cache" must be a DNS-1035 label (…) because kube-apiserver
  * // requires it for Services …; it starts with "9", not a lower-case letter. Fix: rename it, e.g. "svc-9cache"
  * ```
@@ -259,7 +278,12 @@ function plural(kind: string): string {
  *
  * @example
  * ```ts
+ * import { nameRuleOf } from "../src/util/name-rules.ts";
+ *
+ * const obj = { metadata: { name: "app-settings", labels: { app: "web" } } };
+ * const p = problemsFor(obj, "ConfigMap");
  * checkMetadata(p, obj, nameRuleOf("", "ConfigMap"));
+ * // p.list → [] (a valid name, no namespace, valid labels)
  * ```
  */
 export function checkMetadata(p: Problems, obj: KubeObject, nameRule: NameRule): void {

@@ -171,6 +171,11 @@ export class BuilderValidationErrors extends TerminalError {
  *
  * @example
  * ```ts
+ * import { Builder } from "operator-runtime";
+ *
+ * const result = await new Builder({ client, owner })
+ *   .configMap({ metadata: { name: "app-settings" }, data: { threads: "4" } })
+ *   .reconcile();
  * for (const o of result.objects) {
  *   if (o.error instanceof NotOwnedError) console.warn(o.error.message, o.error.controller?.name ?? "no controller");
  * }
@@ -198,7 +203,15 @@ export class NotOwnedError extends OperatorRuntimeError {
  *
  * @example
  * ```ts
- * try { await client.apply(obj); } catch (err) { if (err instanceof WriteRefusedError) throw err; log.warn("apply failed", { error: err }); }
+ * import type { ConfigMap } from "operator-runtime";
+ *
+ * declare const settings: ConfigMap;
+ * try {
+ *   await client.apply(settings);
+ * } catch (err) {
+ *   if (err instanceof WriteRefusedError) throw err; // the controller runs the reconcile again
+ *   log.warn("apply failed", { error: err });
+ * }
  * ```
  */
 export class WriteRefusedError extends OperatorRuntimeError {

@@ -96,7 +96,14 @@ import type { BuilderEntry, BuilderOptions, ObjectOptions } from "./options.ts";
  *
  * @example
  * ```ts
- * const result = await new Builder({ client, owner: app, recorder, fieldManager: "pinot-operator" })
+ * import type { ConfigMap, PersistentVolumeClaim, Service, StatefulSet } from "operator-runtime";
+ * import type { ObjectOf } from "operator-runtime/client";
+ * declare const controllerConfig: ObjectOf<typeof ConfigMap>;
+ * declare const controllerSts: ObjectOf<typeof StatefulSet>;
+ * declare const controllerSvc: ObjectOf<typeof Service>;
+ * declare const deepStoragePvc: ObjectOf<typeof PersistentVolumeClaim>;
+ *
+ * const result = await new Builder({ client, owner, recorder, fieldManager: "pinot-operator" })
  *   .configMap(controllerConfig)
  *   .statefulSet(controllerSts)      // gets the config hash env automatically
  *   .service(controllerSvc)

@@ -77,6 +77,8 @@ export interface BuilderOptions {
    *
    * @example
    * ```ts
+   * import { Builder, ConfigMap } from "operator-runtime";
+   *
    * // Workers scale to zero: their ConfigMaps are still pruned after a restart.
    * new Builder({ client, owner, manages: [ConfigMap] });
    * ```
@@ -119,7 +121,12 @@ export interface BuilderOptions {
    *
    * @example
    * ```ts
-   * await new Builder({ client, owner, concurrency: 4 }).configMap(a).configMap(b).reconcile();
+   * import { Builder } from "operator-runtime";
+   *
+   * await new Builder({ client, owner, concurrency: 4 })
+   *   .configMap({ metadata: { name: "a" }, data: { x: "1" } })
+   *   .configMap({ metadata: { name: "b" }, data: { y: "2" } })
+   *   .reconcile();
    * ```
    */
   concurrency?: number;

@@ -2,8 +2,8 @@
  * Safe pruning: delete what the owner controls but this reconcile no longer desires.
  *
  * Guarantees: an object is deleted only if ALL hold — it carries the owner's UID as its
- * controller ownerReference (a retained PersistentVolumeClaim: the retained-by annotation, see
- * `./retained.ts`), it carries the Builder's managed-by label and its component label (or,
+ * controller ownerReference (a retained PersistentVolumeClaim: the retained-by annotation,
+ * `RETAINED_BY_ANNOTATION`), it carries the Builder's managed-by label and its component label (or,
  * for the owner's unnamed Builder, no component label), it is of a kind the
  * Builder manages, it is not in the desired inventory, and the caller ran prune only after
  * every object of the pass succeeded. PersistentVolumeClaims are skipped unless opted in.
@@ -75,7 +75,7 @@ export async function prune(options: PruneOptions): Promise<ObjectResult[]> {
 
 /**
  * {@link prune} over the owner's objects as `owned` finds them (the Builder shares its pass's
- * reads). `servedOrForget(kind)` is asked when listing a kind answers 404 (the kind is not served,
+ * reads). `forgetUnserved(kind)` is asked when listing a kind answers 404 (the kind is not served,
  * e.g. its CRD was removed): true skips the kind without a failure (nothing of it can be left).
  */
 export async function pruneOwned(options: PruneOptions, owned: OwnedObjects, forgetUnserved?: (kind: Kind) => boolean): Promise<ObjectResult[]> {

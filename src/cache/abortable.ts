@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * await abortable(informer.synced(), AbortSignal.timeout(30_000));
+ * await abortable(cache.synced(), AbortSignal.timeout(30_000)); // rejects after 30 s unless synced
  * ```
  */
 export async function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -8,6 +8,8 @@ import { DEFAULT_WATCH_STALL_MS } from "./watch-stream.ts";
  *
  * @example
  * ```ts
+ * import { Cache } from "operator-runtime/cache";
+ *
  * const fast: ReflectorTimings = { initialBackoffMs: 10, maxBackoffMs: 200, backoffResetMs: 2_000 };
  * const cache = new Cache({ client, kubeConfig, timings: fast });
  * ```

@@ -40,6 +40,8 @@ export interface CacheInformerOptions {
  *
  * @example
  * ```ts
+ * import { createLogger } from "operator-runtime";
+ *
  * const options: CacheOptions = { client, kubeConfig, logger: createLogger().child({ component: "cache" }) };
  * ```
  */
@@ -60,6 +62,8 @@ export interface CacheOptions {
    *
    * @example
    * ```ts
+   * import { stripManagedFields } from "operator-runtime/cache";
+   *
    * new Cache({ client, kubeConfig, transform: "none" });  // keep managedFields
    * new Cache({ client, kubeConfig, transform: (o) => {     // also drop a bulky annotation
    *   const lean = stripManagedFields(o);
@@ -99,7 +103,8 @@ export interface CacheOptions {
  *
  * @example
  * ```ts
- * const Person = defineKind<{ firstName: string; surname: string }>({ apiVersion: "example.com/v1", kind: "Person" });
+ * import { ConfigMap, Pod } from "operator-runtime";
+ *
  * const cache = new Cache({ client, kubeConfig });
  * const people = cache.informer(Person);                   // SharedInformer of Person objects
  * people.addIndex("surname", (p) => [p.spec.surname]);
@@ -142,6 +147,10 @@ export class Cache implements OwnerIndexedReader, Runnable {
    * @throws {InvalidSelectorError} for a malformed `shardSelector`.
    * @example
    * ```ts
+   * import { Pod } from "operator-runtime";
+   * import { formatShardSelector, splitHashSpace } from "operator-runtime/cache";
+   *
+   * // The first third of the hash space, by UID.
    * const mine = cache.informer(Pod, { shardSelector: formatShardSelector("object.metadata.uid", [splitHashSpace(3)[0]!]) });
    * ```
    */
@@ -169,6 +178,8 @@ export class Cache implements OwnerIndexedReader, Runnable {
    *
    * @example
    * ```ts
+   * import { ConfigMap } from "operator-runtime";
+   *
    * const narrow = cache.informer(ConfigMap, { labelSelector: "tier=web" });
    * await cache.release(narrow);
    * ```
@@ -190,7 +201,14 @@ export class Cache implements OwnerIndexedReader, Runnable {
    *
    * @example
    * ```ts
-   * const undo = cache.route(ConfigMap, shardedConfigMaps);
+   * import { ConfigMap } from "operator-runtime";
+   *
+   * // Serve reads of ConfigMaps from the informer of the buckets this replica holds.
+   * const bucketLabel = "example.com/bucket";
+   * const mine = cache.informer(ConfigMap, { labelSelector: `${bucketLabel} in (3,7)` });
+   * const undo = cache.route(ConfigMap, mine);
+   * // ... later, when the buckets change:
+   * undo();
    * ```
    */
   route(kind: KindRef, informer: Informer): () => void {
@@ -296,6 +314,8 @@ export class Cache implements OwnerIndexedReader, Runnable {
    *
    * @example
    * ```ts
+   * import { Secret } from "operator-runtime";
+   *
    * const hit = cache.peek({ ...Secret, namespace: "default", name: "tls" });
    * const secret = hit ? hit.object : await client.reader().get({ ...Secret, namespace: "default", name: "tls" });
    * ```
@@ -329,7 +349,9 @@ export class Cache implements OwnerIndexedReader, Runnable {
    *
    * @example
    * ```ts
-   * const mine = await cache.listByOwner(ConfigMap, greeting.metadata!.uid!, { namespace: "default" });
+   * import { ConfigMap } from "operator-runtime";
+   *
+   * const mine = await cache.listByOwner(ConfigMap, owner.metadata!.uid!, { namespace: owner.metadata!.namespace });
    * ```
    */
   async listByOwner<T extends KubeObject = KubeObject>(kind: Kind<T>, ownerUid: string, options: { namespace?: string } = {}): Promise<T[]> {

@@ -6,7 +6,9 @@
  *
  * @example
  * ```ts
- * import { Cache, ConfigMap } from "operator-runtime";
+ * import { ConfigMap } from "operator-runtime";
+ * import { Cache } from "operator-runtime/cache";
+ *
  * const cache = new Cache({ client, kubeConfig });
  * cache.informer(ConfigMap).addEventHandler({ add: (cm) => console.log(cm.metadata?.name, cm.data) });
  * await cache.start(AbortSignal.timeout(60_000));

@@ -44,6 +44,7 @@ interface Index<T extends KubeObject> {
  *
  * @example
  * ```ts
+ * declare const p: Person; // a Person with spec.surname "Smith"
  * const store = new Indexer<Person>();
  * store.addIndex("surname", (p) => [p.spec.surname]);
  * store.set(objectKey(p), p);

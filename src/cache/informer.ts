@@ -23,6 +23,8 @@ import { checkKindRef, checkObject } from "../util/check-args.ts";
  *
  * @example
  * ```ts
+ * import { Pod } from "operator-runtime";
+ *
  * const options: SharedInformerOptions<Pod> = { client, kubeConfig, kind: Pod,
  *   namespace: "default", labelSelector: "app=web", timings: { initialBackoffMs: 500 } };
  * ```
@@ -95,7 +97,7 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  *
  * @example
  * ```ts
- * const people = new SharedInformer({ client, kubeConfig, kind: Person });   // Person from defineKind()
+ * const people = new SharedInformer({ client, kubeConfig, kind: Person });   // a SharedInformer<Person>
  * people.addIndex("surname", (p) => (p.spec?.surname ? [p.spec.surname] : []));
  * people.addEventHandler({ update: (oldP, p) => console.log("changed", p.metadata?.name) });
  * await people.start(AbortSignal.timeout(60_000));

@@ -13,6 +13,8 @@ import type { Informer } from "./types.ts";
  *
  * @example
  * ```ts
+ * import { ConfigMap } from "operator-runtime";
+ *
  * const children = cache.informer(ConfigMap).byIndex(OWNER_UID_INDEX, owner.metadata!.uid!);
  * ```
  */

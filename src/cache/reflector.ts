@@ -20,6 +20,8 @@ import { checkKindRef, checkObject } from "../util/check-args.ts";
  *
  * @example
  * ```ts
+ * import type { KubeObject } from "operator-runtime";
+ *
  * const byName = new Map<string, KubeObject>();
  * const sink: ReflectorSink = {
  *   replace: (items) => { byName.clear(); for (const o of items) byName.set(o.metadata!.name!, o); },
@@ -47,6 +49,7 @@ export interface ReflectorSink<T extends KubeObject = KubeObject> {
  *
  * @example
  * ```ts
+ * declare const sink: ReflectorSink; // where the lists and events go
  * const options: ReflectorOptions = { client, kubeConfig, kind: { apiVersion: "apps/v1", kind: "Deployment" },
  *   namespace: "prod", labelSelector: "app=web", sink, timings: { maxBackoffMs: 10_000 } };
  * ```
@@ -77,7 +80,9 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
  *
  * @example
  * ```ts
- * const { lists, relists, watchFailures }: ReflectorStats = informer.stats;
+ * import { ConfigMap } from "operator-runtime";
+ *
+ * const { lists, relists, watchFailures }: ReflectorStats = cache.informer(ConfigMap).stats;
  * ```
  */
 export interface ReflectorStats {

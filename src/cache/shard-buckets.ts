@@ -122,7 +122,12 @@ export function bucketRanges(set: Iterable<number>, buckets = SHARD_BUCKETS): Ha
  *
  * @example
  * ```ts
- * client.list(ConfigMap, { namespace, labelSelector: bucketLabelSelector(ring.served()) });
+ * import { ConfigMap } from "operator-runtime";
+ * import type { RingMembership } from "operator-runtime/sharding";
+ *
+ * declare const ring: RingMembership; // this replica's membership in the ring
+ * bucketLabelSelector([1, 5, 9]); // "operator-runtime.io/shard-bucket in (1,5,9)"
+ * const page = await client.list(ConfigMap, { namespace: "default", labelSelector: bucketLabelSelector(ring.served()) });
  * ```
  */
 export function bucketLabelSelector(set: Iterable<number>, buckets = SHARD_BUCKETS): string {

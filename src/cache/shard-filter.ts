@@ -22,7 +22,11 @@ import { ShardWarningLimiter } from "./shard-warning-limiter.ts";
  *
  * @example
  * ```ts
- * if (informer.shardFiltering === "client") console.log("this API server sends every object");
+ * import { Pod } from "operator-runtime";
+ *
+ * const informer = cache.informer(Pod, { shardSelector: "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')" });
+ * const filtering: ShardFiltering | undefined = informer.shardFiltering; // undefined before the first list
+ * if (filtering === "client") console.log("this API server sends every object");
  * ```
  */
 export type ShardFiltering = "server" | "unconfirmed" | "client";
@@ -33,6 +37,9 @@ export type ShardFiltering = "server" | "unconfirmed" | "client";
  *
  * @example
  * ```ts
+ * import { Metrics } from "operator-runtime/controller";
+ *
+ * declare const metrics: Metrics;
  * const onChange = (c: ShardFilteringChange) => metrics.shardClientFiltering("Widget", c.filtering === "client");
  * ```
  */
@@ -47,6 +54,8 @@ export interface ShardFilteringChange {
  *
  * @example
  * ```ts
+ * import { ShardWarningLimiter } from "./shard-warning-limiter.ts";
+ *
  * const options: ShardFilterOptions = { warnings: new ShardWarningLimiter(), onChange: (c) => console.log(c.filtering) };
  * ```
  */
@@ -75,7 +84,11 @@ let ambient: ShardFilterOptions | undefined;
  *
  * @example
  * ```ts
- * const informer = withShardFilterOptions({ onChange: (c) => report(c.filtering) }, () => cache.informer(Widget, { shardSelector }));
+ * const shardSelector = "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')";
+ * const informer = withShardFilterOptions(
+ *   { onChange: (c) => log.info("shard filtering changed", { filtering: c.filtering }) },
+ *   () => cache.informer(Greeting, { shardSelector }),
+ * );
  * ```
  */
 export function withShardFilterOptions<R>(options: ShardFilterOptions, create: () => R): R {
@@ -102,8 +115,11 @@ export function withShardFilterOptions<R>(options: ShardFilterOptions, create: (
  *
  * @example
  * ```ts
- * const filter = new ShardFilter("shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')", logger);
- * const kept = filter.listed(page.items, page.shardInfo);
+ * import { ConfigMap } from "operator-runtime";
+ *
+ * const filter = new ShardFilter("shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')", log);
+ * const page = await client.list(ConfigMap, { shardSelector: filter.selector });
+ * const kept = filter.listed(page.items, page.shardInfo); // page.items, or those in range when the server ignored the selector
  * ```
  */
 export class ShardFilter {

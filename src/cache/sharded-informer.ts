@@ -41,6 +41,8 @@ export interface ShardedInformerHost {
  *
  * @example
  * ```ts
+ * import { ConfigMap } from "operator-runtime";
+ *
  * const options: ShardedInformerOptions = { host: cache, kind: ConfigMap, by: "label" };
  * ```
  */
@@ -104,8 +106,11 @@ export interface ShardedInformerOptions {
  *
  * @example
  * ```ts
- * const children = new ShardedInformer({ host: cache, kind: ConfigMap, by: "label" });
- * children.addEventHandler({ add: (cm) => enqueueOwnerOf(cm) });
+ * import { ConfigMap } from "operator-runtime";
+ * import { OWNER_UID_INDEX } from "operator-runtime/cache";
+ *
+ * const children = new ShardedInformer<ConfigMap>({ host: cache, kind: ConfigMap, by: "label" });
+ * children.addEventHandler({ add: (cm) => log.info("child added", { name: cm.metadata?.name }) });
  * await children.setBuckets(new Set([3, 17]));
  * children.byIndex(OWNER_UID_INDEX, owner.metadata!.uid!);
  * ```

@@ -10,7 +10,14 @@ import type { ResourceInfo } from "../client/discovery.ts";
  *
  * @example
  * ```ts
- * const onEvent = (type: WatchEventType, obj: KubeObject) => type === "BOOKMARK" || store(obj);
+ * import type { KubeObject } from "operator-runtime";
+ *
+ * const byUid = new Map<string, KubeObject>();
+ * const onEvent = (type: WatchEventType, obj: KubeObject): void => {
+ *   if (type === "BOOKMARK") return; // only moves the resourceVersion on
+ *   if (type === "DELETED") byUid.delete(obj.metadata!.uid!);
+ *   else byUid.set(obj.metadata!.uid!, obj);
+ * };
  * ```
  */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
@@ -32,8 +39,9 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
  *
  * @example
  * ```ts
+ * declare const options: WatchStreamOptions;
  * const outcome: WatchOutcome = await openWatch(options).done;
- * if (outcome.type === "gone") relist();
+ * if (outcome.type === "gone") console.log("history lost: list again before the next watch");
  * ```
  */
 export type WatchOutcome =
@@ -97,6 +105,7 @@ export const DEFAULT_WATCH_STALL_MS = 150_000;
  *
  * @example
  * ```ts
+ * declare const options: WatchStreamOptions;
  * const w: WatchStream = openWatch(options);
  * setTimeout(() => w.stop(), 1000);
  * await w.done; // { type: "stopped" }

@@ -39,12 +39,20 @@ export class GenerateError extends OperatorRuntimeError {
  * @example
  * ```ts
  * // operator.ts
- * export const crds = loadCrds();
+ * import { readFileSync } from "node:fs";
+ * import { KubeConfig, Manager } from "operator-runtime";
+ * import type { KubeObject, Reconciler } from "operator-runtime";
+ * declare const reconcile: Reconciler; // the Greeting reconciler, from another file
+ *
+ * export const crds: KubeObject[] = [JSON.parse(readFileSync("config/crd/greetings.json", "utf8"))];
  * export function manager(): Manager {
- *   const mgr = new Manager({ kubeConfig: loadKubeConfig(), leaderElection: { namespace: "ops", name: "greeting" } });
+ *   const kubeConfig = new KubeConfig();
+ *   kubeConfig.loadFromDefault();
+ *   const mgr = new Manager({ kubeConfig, leaderElection: { namespace: "ops", name: "greeting" } });
  *   mgr.controller("greeting").for(Greeting, { status: ["patch"] }).reconcile(reconcile);
  *   return mgr;
  * }
+ * // then: operator-runtime gen rbac operator.ts
  * ```
  */
 export async function loadOperatorModule(path: string): Promise<OperatorModule> {

@@ -22,7 +22,9 @@ export interface ReadingClient {
  *
  * @example
  * ```ts
- * import { ApiReader, ConfigMap, ResourceClient } from "operator-runtime";
+ * import { ConfigMap, ResourceClient } from "operator-runtime";
+ * import { ApiReader } from "operator-runtime/client";
+ *
  * const reader = new ApiReader(new ResourceClient({ kubeConfig }));
  * const cm = await reader.get({ ...ConfigMap, namespace: "default", name: "a" }); // ConfigMap | undefined
  * const all = await reader.list(ConfigMap, { namespace: "default", labelSelector: "app=x" });

@@ -34,8 +34,10 @@ export interface ResourceClientOptions {
  *
  * @example
  * ```ts
- * mgr.controller("app").for(App).reconcile(async (req, { signal }) => {
- *   await client.get({ ...ConfigMap, ...req }, { signal });
+ * import { ConfigMap } from "operator-runtime";
+ *
+ * mgr.controller("greeting").for(Greeting).reconcile(async (req, { signal }) => {
+ *   const settings = await client.get({ ...ConfigMap, ...req }, { signal, timeoutMs: 5_000 });
  * });
  * ```
  */
@@ -65,7 +67,11 @@ export interface WriteOptions extends RequestOptions {
  *
  * @example
  * ```ts
+ * import { ConfigMap } from "operator-runtime";
+ *
+ * const ref = { ...ConfigMap, namespace: "default", name: "settings" };
  * await client.patch(ref, [{ op: "replace", path: "/data/a", value: "2" }], "json");
+ * await client.patch(ref, { data: { b: null } }, "merge"); // removes data.b
  * ```
  */
 export type PatchType = "json" | "merge" | "strategic";
@@ -75,7 +81,8 @@ export type PatchType = "json" | "merge" | "strategic";
  *
  * @example
  * ```ts
- * const opts: DeleteOptions = { propagationPolicy: "Background", preconditions: { uid: live.metadata!.uid! } };
+ * const opts: DeleteOptions = { propagationPolicy: "Background", preconditions: { uid: owner.metadata!.uid! } };
+ * await client.delete({ ...Greeting, namespace: "default", name: "hello" }, opts);
  * ```
  */
 export interface DeleteOptions extends RequestOptions {
@@ -93,7 +100,11 @@ export interface DeleteOptions extends RequestOptions {
  *
  * @example
  * ```ts
- * const page = await client.list(Pod, { shardSelector });
+ * import { Pod } from "operator-runtime";
+ * import { formatShardSelector, splitHashSpace } from "operator-runtime/cache";
+ *
+ * const shardSelector = formatShardSelector("object.metadata.uid", [splitHashSpace(2)[0]!]);
+ * const page = await client.list(Pod, { namespace: "default", shardSelector });
  * const filteredByServer = page.shardInfo !== undefined;
  * ```
  */

@@ -105,8 +105,13 @@ export function setCondition(
  *
  * @example
  * ```ts
- * import { findCondition } from "operator-runtime";
+ * import { defineKind, findCondition } from "operator-runtime";
+ * import type { Condition } from "operator-runtime";
+ *
+ * const Widget = defineKind<{ size: number }, { conditions?: Condition[] }>({ apiVersion: "example.com/v1", kind: "Widget" });
+ * const widget = await client.get({ ...Widget, namespace: "default", name: "w" });
  * const ready = findCondition(widget.status?.conditions, "Ready");
+ * console.log(ready?.status ?? "no Ready condition", ready?.message);
  * ```
  */
 export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
@@ -119,8 +124,12 @@ export function findCondition(conditions: readonly Condition[] | undefined, type
  *
  * @example
  * ```ts
- * import { isConditionTrue } from "operator-runtime";
- * if (isConditionTrue(deployment.status?.conditions, "Available")) console.log("available");
+ * import { defineKind, isConditionTrue } from "operator-runtime";
+ * import type { Condition } from "operator-runtime";
+ *
+ * const Database = defineKind<{ version: string }, { conditions?: Condition[] }>({ apiVersion: "example.com/v1", kind: "Database" });
+ * const db = await client.get({ ...Database, namespace: "default", name: "orders" });
+ * if (isConditionTrue(db.status?.conditions, "Available")) console.log("orders is available");
  * ```
  */
 export function isConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {

@@ -8,7 +8,7 @@ import type { Transport } from "./transport.ts";
  *
  * @example
  * ```ts
- * import type { ResourceInfo } from "operator-runtime";
+ * import type { ResourceInfo } from "operator-runtime/client";
  * const deployments: ResourceInfo = { group: "apps", version: "v1", kind: "Deployment", plural: "deployments", namespaced: true };
  * ```
  */
@@ -50,6 +50,10 @@ export function splitApiVersion(apiVersion: string): [group: string, version: st
  *
  * @example
  * ```ts
+ * import { RequestCounter } from "operator-runtime/client";
+ * import { Transport } from "./transport.ts";
+ *
+ * const discovery = new Discovery(new Transport(kubeConfig, "my-operator", new RequestCounter()));
  * const info = await discovery.resourceFor({ apiVersion: "apps/v1", kind: "Deployment" });
  * // { group: "apps", version: "v1", kind: "Deployment", plural: "deployments", namespaced: true }
  * ```

@@ -32,7 +32,7 @@ const CLIENT_VERBS: VerbVocabulary = {
  *
  * @example
  * ```ts
- * import type { ClientRequestRecord } from "operator-runtime";
+ * import type { ClientRequestRecord } from "operator-runtime/client";
  * const r: ClientRequestRecord = { verb: "get", resource: "configmaps", namespace: "default", name: "a", code: 200, durationMs: 1.2 };
  * ```
  */
@@ -52,7 +52,8 @@ export interface ClientRequestRecord extends RequestRecord<RequestVerb> {
  *
  * @example
  * ```ts
- * import { RequestCounter } from "operator-runtime";
+ * import { RequestCounter } from "operator-runtime/client";
+ *
  * const requests = new RequestCounter();
  * const stop = requests.onRequest((r) => console.log(r.verb, r.resource, r.code, r.durationMs));
  * requests.record({ verb: "get", resource: "configmaps", code: 200, durationMs: 1 });

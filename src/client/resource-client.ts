@@ -115,8 +115,13 @@ export class ResourceClient {
    *
    * @example
    * ```ts
-   * mgr.controller("app").for(App).reconcile(async (req, { signal }) => {
-   *   const result = await new Builder({ client: mgr.client.withSignal(signal), owner: app }).configMap(cm).reconcile();
+   * import { Builder } from "operator-runtime";
+   *
+   * mgr.controller("greeting").for(Greeting).reconcile(async (req, { signal }) => {
+   *   const greeting = await mgr.client.get({ ...Greeting, ...req }, { signal });
+   *   await new Builder({ client: mgr.client.withSignal(signal), owner: greeting })
+   *     .configMap({ metadata: { name: `${req.name}-message` }, data: { message: `Hello, ${greeting.spec.name ?? "world"}` } })
+   *     .reconcile();
    * });
    * ```
    */

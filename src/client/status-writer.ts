@@ -14,6 +14,9 @@ import { argumentError, checkKubeObject, checkObject } from "../util/check-args.
  *
  * @example
  * ```ts
+ * import { defineKind } from "operator-runtime";
+ * import type { ObjectOf } from "operator-runtime/client";
+ *
  * const Greeting = defineKind<{ name: string }, { message?: string }>({ apiVersion: "example.com/v1", kind: "Greeting" });
  * type S = StatusOf<ObjectOf<typeof Greeting>>; // { message?: string }
  * ```
@@ -28,7 +31,8 @@ export type StatusOf<T> = T extends { status?: infer S }
  *
  * @example
  * ```ts
- * const patch: StatusPatch<ObjectOf<typeof Greeting>> = { message: null }; // clears status.message
+ * const patch: StatusPatch<Greeting> = { message: null }; // clears status.message
+ * await writeStatus(client, owner, patch);
  * ```
  */
 export type StatusPatch<T> = { [K in keyof StatusOf<T>]?: StatusOf<T>[K] | null };
@@ -55,7 +59,8 @@ export interface WriteStatusOptions {
  *
  * @example
  * ```ts
- * const { written, object } = await writeStatus(client, widget, { phase: "Ready" });
+ * const { written, object } = await writeStatus(client, owner, { message: "Hello, Ada" });
+ * if (written) console.log("status now", object.status);
  * ```
  */
 export interface StatusWriteResult<T extends KubeObject = KubeObject> {
@@ -100,7 +105,8 @@ const CONFLICT_ATTEMPTS = 4;
  * @example
  * ```ts
  * import { writeStatus } from "operator-runtime";
- * const result = await writeStatus(client, widget, { replicas: 3 }, {
+ *
+ * const result = await writeStatus(client, owner, { message: "Hello, Ada", observedGeneration: owner.metadata?.generation }, {
  *   conditions: [{ type: "Ready", status: "True", reason: "Reconciled", message: "3/3 ready" }],
  * });
  * if (!result.written) console.log("status already up to date");

@@ -102,11 +102,11 @@ export function describeRequest(r: { verb: string; resource: string; namespace?:
  *
  * @example
  * ```ts
- * import { KubeConfig } from "@kubernetes/client-node";
- * import { RequestCounter } from "operator-runtime";
- * import { Transport } from "operator-runtime";
- * const kc = new KubeConfig(); kc.loadFromDefault();
- * const t = new Transport(kc, "operator-runtime", new RequestCounter());
+ * import { KubeConfig, RequestCounter } from "operator-runtime/client";
+ *
+ * const kc = new KubeConfig();
+ * kc.loadFromDefault();
+ * const t = new Transport(kc, "operator-runtime", new RequestCounter(), { timeoutMs: 10_000 });
  * const { body } = await t.send({ method: "GET", path: "/api/v1", verb: "discovery", resource: "v1" });
  * ```
  */

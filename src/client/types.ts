@@ -31,6 +31,8 @@ export interface ListOptions {
  *
  * @example
  * ```ts
+ * import { Deployment } from "operator-runtime";
+ *
  * const reader: ObjectReader = mgr.cache;
  * const web = await reader.get({ ...Deployment, name: "web", namespace: "default" }); // Deployment | undefined
  * ```
@@ -50,6 +52,8 @@ export interface ObjectReader {
  *
  * @example
  * ```ts
+ * import { ConfigMap } from "operator-runtime";
+ *
  * const reader: OwnerIndexedReader = mgr.cache;
  * const mine = await reader.listByOwner(ConfigMap, owner.metadata!.uid!, { namespace: "default" });
  * ```

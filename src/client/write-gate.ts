@@ -12,6 +12,9 @@ import { WriteRefusedError } from "../errors.ts";
  *
  * @example
  * ```ts
+ * import { LeaderElector } from "operator-runtime/controller";
+ *
+ * declare const elector: LeaderElector;
  * const gate: WriteGate = { signal, open: () => elector.isLeader(), closed: "this process no longer leads" };
  * ```
  */
@@ -34,7 +37,11 @@ const gates = new AsyncLocalStorage<WriteGate>();
  *
  * @example
  * ```ts
- * await runWithWriteGate({ signal }, () => reconcile(request));
+ * import type { Request } from "operator-runtime";
+ *
+ * declare function reconcile(request: Request): Promise<void>;
+ * const request: Request = { namespace: "default", name: "hello" };
+ * await runWithWriteGate({ signal, open: () => mgr.isLeader(), closed: "this process no longer leads" }, () => reconcile(request));
  * ```
  */
 export function runWithWriteGate<T>(gate: WriteGate, fn: () => T): T {

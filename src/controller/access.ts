@@ -30,9 +30,13 @@ export const BUILDER_VERBS: readonly Verb[] = ["create", "patch", "delete"];
  *
  * @example
  * ```ts
+ * import { mapByLabel } from "operator-runtime";
+ * import type { Reconciler } from "operator-runtime";
+ *
+ * declare const reconcileGreeting: Reconciler;
  * mgr.controller("greeting")
  *   .for(Greeting, { status: ["patch"] })       // writeStatus() patches greetings/status
- *   .watches(Person, peopleOf, { verbs: ["patch"] }) // adds and removes a finalizer with a patch
+ *   .watches(Person, mapByLabel("example.com/greeting"), { verbs: ["patch"] }) // adds and removes a finalizer with a patch
  *   .reconcile(reconcileGreeting);
  * ```
  */

@@ -27,6 +27,10 @@ const OWNER_HINT = "Pass the owner object as read from the API server, not its n
  *
  * @example
  * ```ts
+ * import type { KubeObject, Pod } from "operator-runtime";
+ *
+ * declare const podSet: KubeObject; // the owner, as read from the API server
+ * declare const pod: Pod;
  * try {
  *   setControllerReference(podSet, pod);
  * } catch (err) {
@@ -58,7 +62,14 @@ export class AlreadyOwnedError extends OperatorRuntimeError {
  *
  * @example
  * ```ts
- * const pod = { apiVersion: "v1", kind: "Pod", metadata: { generateName: "web-", ownerReferences: [controllerRef(podSet)] }, spec };
+ * import type { KubeObject, Pod } from "operator-runtime";
+ *
+ * declare const podSet: KubeObject; // the owner, as read from the API server
+ * const pod: Pod = {
+ *   apiVersion: "v1", kind: "Pod",
+ *   metadata: { generateName: "web-", namespace: podSet.metadata?.namespace, ownerReferences: [controllerRef(podSet)] },
+ *   spec: { containers: [{ name: "web", image: "nginx:1.27" }] },
+ * };
  * ```
  */
 export function controllerRef(owner: ModelObject): OwnerReference {
@@ -77,6 +88,11 @@ export function controllerRef(owner: ModelObject): OwnerReference {
  *
  * @example
  * ```ts
+ * import type { Pod } from "operator-runtime";
+ * import type { WorkQueue } from "operator-runtime/controller";
+ *
+ * declare const pod: Pod;
+ * declare const queue: WorkQueue;
  * const ref = controllerOf(pod);
  * if (ref?.kind === "PodSet") queue.add(`${pod.metadata?.namespace}/${ref.name}`);
  * ```
@@ -101,7 +117,13 @@ export function controllerOf(obj: ModelObject): OwnerReference | undefined {
  *
  * @example
  * ```ts
- * const pod: Pod = { apiVersion: "v1", kind: "Pod", metadata: { generateName: "web-", namespace: "default" }, spec };
+ * import type { KubeObject, Pod } from "operator-runtime";
+ *
+ * declare const podSet: KubeObject; // the owner, in namespace "default", as read from the API server
+ * const pod: Pod = {
+ *   apiVersion: "v1", kind: "Pod", metadata: { generateName: "web-", namespace: "default" },
+ *   spec: { containers: [{ name: "web", image: "nginx:1.27" }] },
+ * };
  * await client.create(setControllerReference(podSet, pod));
  * ```
  */
@@ -138,7 +160,10 @@ export function setControllerReference<T extends KubeObject>(owner: ModelObject,
  *
  * @example
  * ```ts
- * const mine = (await cache.list(Card, { namespace })).filter((card) => isControlledBy(card, greeting));
+ * import { ConfigMap } from "operator-runtime";
+ *
+ * const inNamespace = await cache.list(ConfigMap, { namespace: owner.metadata!.namespace });
+ * const mine = inNamespace.filter((cm) => isControlledBy(cm, owner));
  * ```
  */
 export function isControlledBy(obj: ModelObject, owner: ModelObject): boolean {

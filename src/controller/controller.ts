@@ -53,6 +53,9 @@ export interface InformerSource {
  *
  * @example
  * ```ts
+ * import type { RingMembership } from "operator-runtime/sharding";
+ *
+ * declare const ring: RingMembership; // this replica's membership in the ring
  * const sharding: ControllerSharding = { mayReconcile: (b) => ring.mayReconcile(b) };
  * ```
  */
@@ -80,7 +83,11 @@ const BUCKET_INDEX = "operator-runtime.io/bucket";
  *
  * @example
  * ```ts
- * const greetingsOfPerson: MapFunc<Person> = (p) => [{ namespace: p.metadata?.namespace ?? "", name: p.spec.greeting }];
+ * // A Person labelled `example.com/greeting: hello` concerns the Greeting "hello" of its namespace.
+ * const greetingsOfPerson: MapFunc<Person> = (p) => {
+ *   const greeting = p.metadata?.labels?.["example.com/greeting"];
+ *   return greeting ? [{ namespace: p.metadata?.namespace ?? "", name: greeting }] : [];
+ * };
  * ```
  */
 export type MapFunc<T = KubeObject> = (obj: T) => Request[];
@@ -90,6 +97,8 @@ export type MapFunc<T = KubeObject> = (obj: T) => Request[];
  *
  * @example
  * ```ts
+ * import { generationChanged } from "operator-runtime";
+ *
  * const options: WatchOptions = { namespace: "default", predicates: [generationChanged] };
  * ```
  */
@@ -131,7 +140,7 @@ export interface ControllerOptions {
   statusClient?: TerminalErrorOptions["statusClient"] & Partial<Pick<ResourceClient, "get">>;
   /**
    * The condition a terminal error sets to `False` on the primary through `statusClient`
-   * (default `"Ready"`, {@link TERMINAL_CONDITION_TYPE}), with reason `InvalidSpec` or
+   * (default `"Ready"`), with reason `InvalidSpec` or
    * `ReconcileFailed` and the error's message; `false` writes no condition (the Warning event
    * and the log line remain). It is the controller's only status write: other conditions —
    * those the reconciler wrote with `writeStatus`, say `Available`, `Progressing`, `Degraded` —
@@ -140,7 +149,10 @@ export interface ControllerOptions {
    *
    * @example
    * ```ts
-   * new Controller({ name: "dataapp", source: cache, for: { kind: DataApp }, reconcile, statusClient: client,
+   * import type { Reconciler } from "operator-runtime";
+   *
+   * declare const reconcile: Reconciler;
+   * new Controller({ name: "greeting", source: cache, for: { kind: Greeting }, reconcile, statusClient: client,
    *   terminalCondition: "Reconciled" }); // Reconciled=False on a terminal error; Ready is the reconciler's
    * ```
    */
@@ -185,7 +197,7 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
  * errors) are logged, set `Ready=False` (the {@link ControllerOptions.terminalCondition}, merged
  * into the live condition list) and emit one Warning event on the primary (with
  * `statusClient` and `recorder`), and are not run again until the primary changes (see
- * {@link TerminalErrors}); `requeueAfter` keeps the
+ * {@link isTerminalError}); `requeueAfter` keeps the
  * earliest deadline. `stop()` drains: it waits for running reconciles; `abort()` stops at once
  * and aborts their `signal` (leadership lost). Every log line of a run carries controller, key
  * and reconcileID. Each run gets `reconcileTimeoutMs` (default 30 s): past it, its signal aborts and
@@ -204,13 +216,15 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
  *
  * @example
  * ```ts
+ * import { Action, ConfigMap } from "operator-runtime";
+ *
  * const c = new Controller({
- *   name: "dataapp", source: cache,
- *   for: { kind: DataApp },
- *   owns: [{ kind: StatefulSet }],
+ *   name: "greeting", source: cache,
+ *   for: { kind: Greeting },
+ *   owns: [{ kind: ConfigMap }],
  *   reconcile: async (req, { log }) => { log.info("reconciling"); return Action.done(); },
  * });
- * await c.start(new AbortController().signal);
+ * await c.start(signal);
  * ```
  */
 export class Controller implements Runnable {
@@ -313,6 +327,7 @@ export class Controller implements Runnable {
    *
    * @example
    * ```ts
+   * declare const controller: Controller; // created with `sharding`
    * controller.serveBucket(17);
    * ```
    */
@@ -331,6 +346,7 @@ export class Controller implements Runnable {
    *
    * @example
    * ```ts
+   * declare const controller: Controller; // created with `sharding`
    * await controller.drainBucket(17, AbortSignal.timeout(10_000));
    * ```
    */

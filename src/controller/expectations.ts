@@ -37,6 +37,8 @@ export interface ExpectationsOptions {
  *
  * @example
  * ```ts
+ * declare const expectations: Expectations;
+ * const key = owner.metadata!.uid!;
  * const p: PendingExpectations | undefined = expectations.pending(key);
  * if (p) log.info(`waiting for ${p.creations} creations and ${p.deletions} deletions`);
  * ```
@@ -86,15 +88,28 @@ interface Entry {
  *
  * @example
  * ```ts
+ * import { Action, Pod } from "operator-runtime";
+ * import type { Reconciler } from "operator-runtime";
+ * import { setControllerReference } from "operator-runtime/controller";
+ *
  * const expectations = new Expectations();
  * expectations.observe(mgr.cache.informer(Pod));         // keyed by the controller's uid
- * // in the reconcile:
- * const key = owner.metadata!.uid!;
- * if (!expectations.satisfied(key)) return Action.requeueAfter(expectations.pending(key)!.expiresInMs);
- * expectations.expectCreations(key, 2);
- * for (let i = 0; i < 2; i++) {
- *   try { await client.create(pod()); } catch (err) { expectations.creationObserved(key); throw err; }
- * }
+ *
+ * const reconcile: Reconciler = async (req) => {
+ *   const greeting = mgr.cache.informer(Greeting).get(req.name, req.namespace);
+ *   if (!greeting) return Action.done();
+ *   const key = greeting.metadata!.uid!;
+ *   if (!expectations.satisfied(key)) return Action.requeueAfter(expectations.pending(key)!.expiresInMs);
+ *   expectations.expectCreations(key, 2);
+ *   for (let i = 0; i < 2; i++) {
+ *     const pod: Pod = {
+ *       apiVersion: "v1", kind: "Pod", metadata: { generateName: `${req.name}-`, namespace: req.namespace },
+ *       spec: { containers: [{ name: "hello", image: "busybox:1.36", command: ["sleep", "infinity"] }] },
+ *     };
+ *     try { await client.create(setControllerReference(greeting, pod)); } catch (err) { expectations.creationObserved(key); throw err; }
+ *   }
+ *   return Action.done();
+ * };
  * ```
  */
 export class Expectations {
@@ -184,6 +199,10 @@ export class Expectations {
    *
    * @example
    * ```ts
+   * import { Pod } from "operator-runtime";
+   * import { controllerOf } from "operator-runtime/controller";
+   *
+   * const expectations = new Expectations();
    * const stop = expectations.observe(cache.informer(Pod), (pod) => controllerOf(pod)?.uid);
    * ```
    */

@@ -44,10 +44,17 @@ export interface FinalizerHandlers<T extends KubeObject> {
  *
  * @example
  * ```ts
- * return finalizer(client, person, "example.com/greetings", {
- *   apply: async (p) => Action.done(),
- *   cleanup: async (p) => { await unlinkGreetings(p); },
- * });
+ * import { Action } from "operator-runtime";
+ * import type { Reconciler } from "operator-runtime";
+ *
+ * const reconcilePerson: Reconciler = async (req) => {
+ *   const person = mgr.cache.informer(Person).get(req.name, req.namespace);
+ *   if (!person) return Action.done();
+ *   return finalizer(client, person, "example.com/greetings", {
+ *     apply: async (p) => Action.done(),
+ *     cleanup: async (p) => { log.info("unlinking the greetings of", { person: p.metadata?.name }); },
+ *   });
+ * };
  * ```
  */
 export async function finalizer<T extends KubeObject>(client: FinalizerClient, obj: T, name: string, handlers: FinalizerHandlers<T>): Promise<Action | void> {

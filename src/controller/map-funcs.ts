@@ -21,6 +21,11 @@ import { checkObject } from "../util/check-args.ts";
  *
  * @example
  * ```ts
+ * import { Deployment, Pod, defineKind } from "operator-runtime";
+ * import type { Reconciler } from "operator-runtime";
+ *
+ * const Memcached = defineKind<{ size: number }>({ apiVersion: "cache.example.com/v1", kind: "Memcached" });
+ * declare const reconcileMemcached: Reconciler;
  * mgr.controller("memcached")
  *   .for(Memcached, { status: ["patch"] })
  *   .owns(Deployment)

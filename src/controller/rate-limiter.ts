@@ -186,6 +186,8 @@ export function maxOfRateLimiters(...limiters: RateLimiter[]): RateLimiter {
  *
  * @example
  * ```ts
+ * import { WorkQueue } from "operator-runtime/controller";
+ *
  * const queue = new WorkQueue({ name: "dataapp", rateLimiter: defaultControllerRateLimiter() });
  * ```
  */

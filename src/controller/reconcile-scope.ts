@@ -11,6 +11,8 @@ import type { KindRef } from "../kinds/kind.ts";
  *
  * @example
  * ```ts
+ * import { ConfigMap, StatefulSet } from "operator-runtime";
+ *
  * const scope: ReconcileScope = { controller: "pinot", owns: [ConfigMap, StatefulSet] };
  * ```
  */
@@ -32,7 +34,7 @@ export interface ReconcileScope {
  *
  * @example
  * ```ts
- * const kinds = ownedKindsFor(greeting); // [ConfigMap, Deployment] inside the greeting controller's reconcile of it
+ * const kinds = ownedKindsFor(owner); // [ConfigMap, Deployment] inside the greeting controller's reconcile of it
  * ```
  */
 export function ownedKindsFor(owner: { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } }): readonly KindRef[] {
@@ -53,7 +55,13 @@ const scopes = new AsyncLocalStorage<ReconcileScope>();
  *
  * @example
  * ```ts
- * await runInReconcileScope({ controller: "pinot", owns: [ConfigMap] }, () => reconcile(request, ctx));
+ * import { ConfigMap } from "operator-runtime";
+ * import type { ReconcileContext, Reconciler, Request } from "operator-runtime";
+ *
+ * declare const reconcile: Reconciler;
+ * declare const request: Request;
+ * declare const ctx: ReconcileContext;
+ * await runInReconcileScope({ controller: "pinot", owns: [ConfigMap], request }, () => reconcile(request, ctx));
  * ```
  */
 export function runInReconcileScope<T>(scope: ReconcileScope, fn: () => T): T {

@@ -19,6 +19,7 @@ export interface Request {
  *
  * @example
  * ```ts
+ * declare const ready: boolean; // whether the children are ready
  * const next: Action = ready ? Action.done() : Action.requeueAfter(10_000);
  * ```
  */
@@ -34,9 +35,9 @@ export interface Action {
  *
  * @example
  * ```ts
- * mgr.controller("dataapp").for(DataApp).reconcile(async (req) => {
- *   const app = mgr.cache.informer(DataApp).get(req.name, req.namespace);
- *   if (!app) return Action.done();
+ * mgr.controller("greeting").for(Greeting).reconcile(async (req) => {
+ *   const greeting = mgr.cache.informer(Greeting).get(req.name, req.namespace);
+ *   if (!greeting) return Action.done();
  *   return Action.requeueAfter(10 * 60_000);   // re-check in ten minutes
  * });
  * ```

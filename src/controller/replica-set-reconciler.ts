@@ -23,6 +23,8 @@ import { checkKindRef, checkObject } from "../util/check-args.ts";
  *
  * @example
  * ```ts
+ * import { Pod } from "operator-runtime";
+ *
  * const members = await cache.list(Pod, { namespace: "default", labelSelector: `${REPLICA_SET_LABEL}=replicas` });
  * ```
  */
@@ -34,6 +36,8 @@ export const REPLICA_SET_LABEL = "operator-runtime.io/replica-set";
  *
  * @example
  * ```ts
+ * import type { Pod } from "operator-runtime";
+ *
  * const template: ReplicaTemplate<Pod> = { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx" }] } };
  * ```
  */
@@ -46,6 +50,8 @@ export type ReplicaTemplate<T extends KubeObject> = Omit<T, "apiVersion" | "kind
  *
  * @example
  * ```ts
+ * import { Pod } from "operator-runtime";
+ *
  * const options: ReplicaSetReconcilerOptions<Pod> = { kind: Pod, source: mgr.cache, name: "workers" };
  * ```
  */
@@ -77,6 +83,9 @@ export interface ReplicaSetReconcilerOptions<T extends KubeObject> {
  *
  * @example
  * ```ts
+ * import type { CustomResource, Pod } from "operator-runtime";
+ *
+ * declare const podSet: CustomResource<{ replicas: number; template: ReplicaTemplate<Pod> }>; // as read from the API
  * const input: ReplicaSetInput<Pod> = { client, owner: podSet, replicas: podSet.spec.replicas, template: podSet.spec.template };
  * ```
  */
@@ -104,8 +113,14 @@ export interface ReplicaSetInput<T extends KubeObject> {
  *
  * @example
  * ```ts
- * const r: ReplicaSetResult<Pod> = await pods.reconcile(input);
- * await writeStatus(client, owner, { replicas: r.replicas, readyReplicas: r.readyReplicas });
+ * import { Pod, writeStatus } from "operator-runtime";
+ * import type { CustomResource } from "operator-runtime";
+ *
+ * type PodSet = CustomResource<{ replicas: number; template: ReplicaTemplate<Pod> }, { replicas?: number; readyReplicas?: number }>;
+ * declare const podSet: PodSet; // as read from the API
+ * const pods = new ReplicaSetReconciler({ kind: Pod, source: mgr.cache });
+ * const r: ReplicaSetResult<Pod> = await pods.reconcile({ client, owner: podSet, replicas: podSet.spec.replicas, template: podSet.spec.template });
+ * await writeStatus(client, podSet, { replicas: r.replicas, readyReplicas: r.readyReplicas });
  * ```
  */
 export interface ReplicaSetResult<T extends KubeObject> extends BuilderResult {
@@ -128,6 +143,8 @@ export interface ReplicaSetResult<T extends KubeObject> extends BuilderResult {
  *
  * @example
  * ```ts
+ * import { Pod } from "operator-runtime";
+ *
  * const ready = (await cache.list(Pod, { namespace: "default" })).filter(hasReadyCondition).length;
  * ```
  */
@@ -144,6 +161,10 @@ export function hasReadyCondition(obj: KubeObject): boolean {
  *
  * @example
  * ```ts
+ * import type { Pod } from "operator-runtime";
+ *
+ * declare const members: Pod[]; // the set's active members
+ * const replicas = 2;           // how many it should keep
  * const surplus = [...members].sort((a, b) => replicaDeletionOrder(a, b, hasReadyCondition)).slice(0, members.length - replicas);
  * ```
  */
@@ -216,6 +237,11 @@ function isActive(obj: KubeObject): boolean {
  *
  * @example
  * ```ts
+ * import { Action, Pod, defineKind, writeStatus } from "operator-runtime";
+ *
+ * const PodSet = defineKind<{ replicas: number; template: ReplicaTemplate<Pod> }, { replicas?: number; readyReplicas?: number }>({
+ *   apiVersion: "example.com/v1", kind: "PodSet",
+ * });
  * const pods = new ReplicaSetReconciler({ kind: Pod, source: mgr.cache });
  * mgr.controller("podset").for(PodSet).owns(Pod).reconcile(async (req, ctx) => {
  *   const set = mgr.cache.informer(PodSet).get(req.name, req.namespace);

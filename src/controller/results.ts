@@ -10,6 +10,7 @@ import { isTerminalError, markTerminal } from "./terminal-errors.ts";
  *
  * @example
  * ```ts
+ * declare const result: BuilderResult;
  * const created = result.objects.filter((o) => o.action === "created").length;
  * ```
  */
@@ -20,6 +21,7 @@ export type ObjectAction = "created" | "updated" | "unchanged" | "deleted" | "wa
  *
  * @example
  * ```ts
+ * declare const result: BuilderResult;
  * for (const o of result.objects) console.log(o.action, `${o.kind}/${o.name}`, o.reason ?? o.error?.message ?? "");
  * ```
  */
@@ -36,14 +38,19 @@ export interface ObjectResult extends KindRef {
 
 /**
  * The outcome of a Builder's `reconcile()` or `plan()`: one {@link ObjectResult} per object.
- * (A reconciler's return value, what the controller does next, is a `Action`.)
+ * (A reconciler's return value, what the controller does next, is an `Action`.)
  *
  * @example
  * ```ts
- * const result: BuilderResult = await builder.reconcile();
- * // Retried with backoff; terminal (not retried until the owner changes) when result.terminal.
- * if (!result.ok) throw new AggregateError(result.errors, "children failed");
- * return result.waitingOn ? Action.requeueAfter(5_000) : Action.done();
+ * import { Action } from "operator-runtime";
+ * import type { Builder } from "operator-runtime";
+ *
+ * async function reconcileChildren(builder: Builder): Promise<Action> {
+ *   const result: BuilderResult = await builder.reconcile();
+ *   // Retried with backoff; terminal (not retried until the owner changes) when result.terminal.
+ *   if (!result.ok) throw new AggregateError(result.errors, "children failed");
+ *   return result.waitingOn ? Action.requeueAfter(5_000) : Action.done();
+ * }
  * ```
  */
 export interface BuilderResult {

@@ -8,7 +8,13 @@ import { TooManyRequestsError } from "../errors.ts";
  *
  * @example
  * ```ts
- * try { await client.apply(cm); } catch (err) { queue.addRateLimited(key, retryAfterMs(err)); }
+ * import type { ConfigMap } from "operator-runtime";
+ * import { WorkQueue } from "operator-runtime/controller";
+ *
+ * const queue = new WorkQueue({ name: "greeting" });
+ * const key = "default/hello";
+ * const cm: ConfigMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "hello", namespace: "default" }, data: { greeting: "hi" } };
+ * try { await client.apply(cm); } catch (err) { queue.addRateLimited(key, retryAfterMs(err)); } // waits at least the server's Retry-After
  * ```
  */
 export function retryAfterMs(err: unknown): number | undefined {

@@ -68,8 +68,12 @@ function leaves(err: unknown, depth = 0): unknown[] {
  *
  * @example
  * ```ts
+ * import { terminal } from "operator-runtime";
+ * import type { BuilderResult } from "operator-runtime";
+ *
  * isTerminalError(terminal(new Error("spec.replicas must be odd"))); // true
  * isTerminalError(new Error("connection reset"));                    // false
+ * declare const result: BuilderResult;                               // of a Builder pass
  * if (!result.ok) throw new AggregateError(result.errors);          // terminal when result.terminal
  * ```
  */
@@ -118,7 +122,8 @@ function alreadyReported(err: unknown, uid: string | undefined): boolean {
 }
 
 /**
- * Where a controller records terminal errors (see {@link TerminalErrors}).
+ * Where a controller records terminal errors (see {@link isTerminalError}): a `Ready=False`
+ * condition written through `statusClient`, and one Warning event through `recorder`.
  *
  * @example
  * ```ts
@@ -128,7 +133,7 @@ function alreadyReported(err: unknown, uid: string | undefined): boolean {
 export interface TerminalErrorOptions {
   /** Writes the `Ready=False` condition to the primary's status subresource. */
   statusClient?: Pick<ResourceClient, "patchStatus">;
-  /** The condition set to False (default {@link TERMINAL_CONDITION_TYPE}). */
+  /** The condition set to False (default `"Ready"`). */
   conditionType?: string;
   /** Records one Warning event on the primary. */
   recorder?: Pick<EventRecorder, "record">;

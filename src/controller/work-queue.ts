@@ -19,6 +19,8 @@ const UNFINISHED_WORK_INTERVAL_MS = 1000;
  *
  * @example
  * ```ts
+ * import { defaultControllerRateLimiter } from "operator-runtime/controller";
+ *
  * const options: WorkQueueOptions = { name: "dataapp", rateLimiter: defaultControllerRateLimiter() };
  * ```
  */
@@ -29,7 +31,7 @@ export interface WorkQueueOptions {
   rateLimiter?: RateLimiter;
   /** Measurement hooks (default: record nothing). */
   metrics?: WorkQueueMetrics;
-  /** Time source and timers (default {@link realClock}); tests pass a {@link ManualClock}. */
+  /** Time source and timers (default: `performance.now()` and Node's timers); tests pass a manual clock. */
   clock?: Clock;
 }
 
@@ -58,6 +60,7 @@ export interface WorkQueueOptions {
  *
  * @example
  * ```ts
+ * declare function reconcile(key: string): Promise<void>;
  * const queue = new WorkQueue({ name: "dataapp" });
  * queue.add("default/my-app");
  * for (let key = await queue.get(); key !== undefined; key = await queue.get()) {

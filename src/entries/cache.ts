@@ -5,14 +5,14 @@
  *
  * @example
  * ```ts
- * import { Cache, parseLabelSelector, labelSelectorMatcher } from "operator-runtime/cache";
+ * import { Cache, parseLabelSelector } from "operator-runtime/cache";
  * import { Pod } from "operator-runtime";
  *
- * const cache = new Cache({ client });
+ * const cache = new Cache({ client, kubeConfig });
  * const pods = cache.informer(Pod, { namespace: "default" });
- * await cache.start(AbortSignal.timeout(30_000));
- * const web = labelSelectorMatcher(parseLabelSelector("app=web"));
- * console.log(pods.list().filter((p) => web(p.metadata?.labels ?? {})).length);
+ * await cache.start(signal); // resolves once every informer has synced
+ * const web = parseLabelSelector("app=web,tier!=canary");
+ * console.log(pods.list().filter((p) => web.matches(p.metadata?.labels)).length);
  * ```
  * @module
  */

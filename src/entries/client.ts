@@ -11,15 +11,16 @@
  * const kubeConfig = new KubeConfig();
  * kubeConfig.loadFromDefault();
  * const counter = new RequestCounter();
- * const client = new ResourceClient({ kubeConfig, fieldManager: "my-operator", requestCounter: counter });
+ * const client = new ResourceClient({ kubeConfig, fieldManager: "my-operator", requests: counter });
  * const settings = await new ApiReader(client).get({ ...ConfigMap, namespace: "default", name: "settings" });
- * console.log(settings?.data, counter.total());
+ * console.log(settings?.data, counter.total);
  * ```
  * @module
  */
 export * from "../client/index.ts";
 export { KubeConfig } from "../client/kube-config.ts";
 export type { OwnerIndexedReader } from "../client/types.ts";
+export type { ReadingClient } from "../client/api-reader.ts";
 export * from "../events/index.ts";
 export * from "../kinds/index.ts";
 export * from "../errors.ts";

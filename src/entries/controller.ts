@@ -9,10 +9,14 @@
  * ```ts
  * import { WorkQueue, defaultControllerRateLimiter } from "operator-runtime/controller";
  *
- * const queue = new WorkQueue({ rateLimiter: defaultControllerRateLimiter() });
+ * const queue = new WorkQueue({ name: "dataapp", rateLimiter: defaultControllerRateLimiter() });
  * queue.add("default/app");
- * const key = await queue.get(AbortSignal.timeout(1_000));
- * if (key !== undefined) queue.done(key);
+ * const key = await queue.get();
+ * if (key !== undefined) {
+ *   queue.addRateLimited(key); // failed: retry after the limiter's backoff
+ *   queue.done(key);
+ * }
+ * queue.shutDown();
  * ```
  * @module
  */
@@ -34,11 +38,16 @@ export type { FinalizerHandlers, FinalizerClient } from "../controller/finalizer
 export { generationChanged, labelsChanged, resourceVersionChanged, hasLabels, and, or } from "../controller/predicates.ts";
 export type { Predicate } from "../controller/predicates.ts";
 export { WorkQueue } from "../controller/work-queue.ts";
+export type { WorkQueueOptions } from "../controller/work-queue.ts";
+export type { Clock } from "../util/clock.ts";
 export * from "../controller/rate-limiter.ts";
 export type { MetricsProvider, WorkQueueMetrics, ControllerMetrics } from "../controller/metrics-hooks.ts";
 export { Manager, ControllerRegistration } from "../manager/manager.ts";
 export type { ManagerOptions, LeaderElectionOptions } from "../manager/manager.ts";
 export { LeaderElector } from "../lease/leader-election.ts";
+export type { LeaderElectorOptions, StoppedLeadingReason } from "../lease/leader-election-options.ts";
 export { Metrics } from "../manager/metrics.ts";
+export type { MetricsOptions } from "../manager/metrics.ts";
 export { HealthServer } from "../manager/health-server.ts";
+export type { HealthServerOptions, HealthCheck } from "../manager/health-server.ts";
 export type { Runnable } from "../util/runnable.ts";

@@ -12,7 +12,11 @@ import { argumentError } from "../util/check-args.ts";
  *
  * @example
  * ```ts
+ * import { EventRecorder } from "operator-runtime";
+ *
  * const recorder = new EventRecorder({ sink: clientEventSink(client), controller: "example.com/my-operator" });
+ * await recorder.record(owner, { type: "Normal", reason: "Reconciled", action: "Reconcile", note: "all children up to date" });
+ * console.log(client.requests.count({ resource: "events" })); // the event's create is counted with the client's requests
  * ```
  */
 export function clientEventSink(client: ResourceClient): EventSink {

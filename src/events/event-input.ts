@@ -42,7 +42,9 @@ export interface EventInput {
  *
  * @example
  * ```ts
- * validateEventInput(configMap, { type: "Normal", reason: "created", action: "Create", note: "" }); // throws: reason
+ * const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "app-settings", namespace: "default" } };
+ * validateEventInput(configMap, { type: "Normal", reason: "Created", action: "Create", note: "created" }); // passes
+ * validateEventInput(configMap, { type: "Normal", reason: "created", action: "Create", note: "" }); // throws: reason is not CamelCase
  * ```
  */
 export function validateEventInput(regarding: KubeObject, event: EventInput): void {

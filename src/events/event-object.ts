@@ -8,7 +8,9 @@ import type { KubeObject } from "../client/types.ts";
  *
  * @example
  * ```ts
- * const type: EventType = failed ? "Warning" : "Normal";
+ * function eventType(failed: boolean): EventType {
+ *   return failed ? "Warning" : "Normal";
+ * }
  * ```
  */
 export type EventType = "Normal" | "Warning";
@@ -18,7 +20,7 @@ export type EventType = "Normal" | "Warning";
  *
  * @example
  * ```ts
- * const ref: EventReference = { apiVersion: "v1", kind: "ConfigMap", name: "app-config", namespace: "shop", uid: "…" };
+ * const ref: EventReference = { apiVersion: "v1", kind: "ConfigMap", name: "app-config", namespace: "shop", uid: "6f1c2b3a-8d4e-4f5a-9b0c-1d2e3f4a5b6c" };
  * ```
  */
 export interface EventReference {
@@ -150,6 +152,7 @@ export class EventNamer {
  *
  * @example
  * ```ts
+ * const longText = "é".repeat(2000); // 4000 bytes of UTF-8
  * Buffer.byteLength(truncateNote(longText)) <= NOTE_LIMIT_BYTES; // true
  * ```
  */

@@ -21,7 +21,16 @@ import { argumentError, checkKubeObject, checkObject } from "../util/check-args.
  *
  * @example
  * ```ts
- * clock.advance(SERIES_WINDOW_MS + 1); // the next identical record() creates a new Event
+ * import { clientEventSink } from "operator-runtime";
+ * import type { EventInput } from "operator-runtime/client";
+ *
+ * let now = new Date("2026-01-01T00:00:00Z");
+ * const recorder = new EventRecorder({ sink: clientEventSink(client), controller: "example.com/my-operator", now: () => now });
+ * const restarted: EventInput = { type: "Warning", reason: "BackOff", action: "Restart", note: "container web restarted" };
+ * await recorder.record(owner, restarted); // creates an Event
+ * await recorder.record(owner, restarted); // joins its series (count 2)
+ * now = new Date(now.getTime() + SERIES_WINDOW_MS + 1);
+ * await recorder.record(owner, restarted); // too late for the series: creates a new Event
  * ```
  */
 export const SERIES_WINDOW_MS = 6 * 60_000;
@@ -31,7 +40,10 @@ export const SERIES_WINDOW_MS = 6 * 60_000;
  *
  * @example
  * ```ts
- * const options: EventRecorderOptions = { sink: httpEventSink(kubeConfig), controller: "example.com/pinot-operator" };
+ * import { httpEventSink } from "operator-runtime/client";
+ *
+ * const options: EventRecorderOptions = { sink: httpEventSink(kubeConfig), controller: "example.com/pinot-operator", burst: 10 };
+ * const recorder = new EventRecorder(options);
  * ```
  */
 export interface EventRecorderOptions {
@@ -100,8 +112,12 @@ interface SeriesEntry {
  *
  * @example
  * ```ts
+ * import { ConfigMap } from "operator-runtime";
+ * import { httpEventSink } from "operator-runtime/client";
+ *
  * const recorder = new EventRecorder({ sink: httpEventSink(kubeConfig), controller: "example.com/pinot-operator" });
- * recorder.emitter.on("event", (e) => log.debug("event", e.event.reason, e.written));
+ * recorder.emitter.on("event", (e) => log.debug("event", { reason: e.event.reason, written: e.written }));
+ * const configMap = await client.get({ ...ConfigMap, namespace: "pinot", name: "pinot-config" });
  * await recorder.record(configMap, { type: "Normal", reason: "Created", action: "Create", note: "created ConfigMap pinot-config" });
  * ```
  */
@@ -153,7 +169,14 @@ export class EventRecorder {
    *
    * @example
    * ```ts
-   * await recorder.record(statefulSet, { type: "Warning", reason: "UpdateFailed", action: "Update", note: err.message });
+   * import { StatefulSet } from "operator-runtime";
+   *
+   * const statefulSet = await client.get({ ...StatefulSet, namespace: "pinot", name: "pinot-server" });
+   * try {
+   *   await client.apply({ ...statefulSet, spec: { ...statefulSet.spec!, replicas: 3 } });
+   * } catch (err) {
+   *   await recorder.record(statefulSet, { type: "Warning", reason: "UpdateFailed", action: "Update", note: String(err) });
+   * }
    * ```
    */
   record(regarding: KubeObject, event: EventInput): Promise<void> {

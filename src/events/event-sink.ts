@@ -21,6 +21,8 @@ import { checkObject } from "../util/check-args.ts";
  *
  * @example
  * ```ts
+ * import type { KubeObject } from "operator-runtime";
+ *
  * const written: KubeObject[] = [];
  * const memorySink: EventSink = {
  *   async create(event) { written.push(event); return event; },
@@ -70,8 +72,8 @@ export interface HttpEventSink extends EventSink {
  * (client-node's HTTP stack, the kubeconfig's credentials and TLS settings) and counted in its
  * `requests` like every other request. Bodies are plain JSON; patches are JSON merge patches.
  *
- * Errors: a non-2xx answer rejects with the matching `ApiError` subclass from `src/errors.ts`
- * (`code`, `reason` and the decoded `Status`); a network failure or timeout rejects with an
+ * Errors: a non-2xx answer rejects with the matching {@link ApiError} subclass (`code`, `reason`
+ * and the decoded `Status`); a network failure or timeout rejects with an
  * `OperatorRuntimeError` whose `cause` is the transport's error. A kubeconfig without a current
  * cluster throws `OperatorRuntimeError` on the first write.
  *
@@ -79,6 +81,8 @@ export interface HttpEventSink extends EventSink {
  *
  * @example
  * ```ts
+ * import { EventRecorder, KubeConfig } from "operator-runtime";
+ *
  * const kubeConfig = new KubeConfig();
  * kubeConfig.loadFromDefault();
  * const recorder = new EventRecorder({ sink: httpEventSink(kubeConfig), controller: "example.com/pinot-operator" });

@@ -5,7 +5,8 @@
  *
  * @example
  * ```ts
- * import { EventRecorder, httpEventSink } from "operator-runtime";
+ * import { EventRecorder } from "operator-runtime";
+ * import { httpEventSink } from "operator-runtime/client";
  *
  * const recorder = new EventRecorder({ sink: httpEventSink(kubeConfig), controller: "example.com/pinot-operator" });
  * await recorder.record(owner, { type: "Normal", reason: "Reconciled", action: "Reconcile", note: "all children up to date" });

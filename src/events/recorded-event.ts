@@ -8,7 +8,8 @@ import type { EventsV1Event } from "./event-object.ts";
  *
  * @example
  * ```ts
- * recorder.emitter.on("event", (e) => { if (e.dropReason === "RateLimited") metrics.eventsDropped.inc(); });
+ * let rateLimited = 0;
+ * recorder.emitter.on("event", (e) => { if (e.dropReason === "RateLimited") rateLimited++; });
  * ```
  */
 export type DropReason = "RateLimited" | "WriteFailed";
@@ -42,6 +43,8 @@ export interface RecordedEvent {
  *
  * @example
  * ```ts
+ * import type { EventEmitter } from "eventemitter3";
+ *
  * const emitter: EventEmitter<EventRecorderEvents> = recorder.emitter;
  * emitter.on("event", (recorded) => console.log(recorded.written));
  * ```

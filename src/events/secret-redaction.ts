@@ -8,7 +8,16 @@ import type { KubeObject } from "../client/types.ts";
  *
  * @example
  * ```ts
- * assert.ok(!recorded.event.note.includes(password) && recorded.event.note.includes(REDACTED));
+ * import assert from "node:assert/strict";
+ * import type { Secret } from "operator-runtime";
+ * import type { RecordedEvent } from "operator-runtime/client";
+ *
+ * const password = "hunter2";
+ * const secret: Secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "db", namespace: "default" }, stringData: { password } };
+ * const seen: RecordedEvent[] = [];
+ * recorder.emitter.on("event", (e) => seen.push(e));
+ * await recorder.record(secret, { type: "Warning", reason: "Rejected", action: "Validate", note: `password ${password} is too short` });
+ * assert.ok(!seen[0]!.event.note.includes(password) && seen[0]!.event.note.includes(REDACTED)); // "password [redacted] is too short"
  * ```
  */
 export const REDACTED = "[redacted]";

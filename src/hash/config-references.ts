@@ -80,7 +80,9 @@ export function findConfigReferences(podSpec: unknown): ConfigReference[] {
  *
  * @example
  * ```ts
- * configReferenceKey({ kind: "ConfigMap", name: "app-config", optional: false }); // "ConfigMap/app-config"
+ * const [ref] = findConfigReferences({ volumes: [{ name: "config", configMap: { name: "app-config" } }] });
+ * configReferenceKey(ref!); // "ConfigMap/app-config"
+ * configReferenceKey({ kind: "Secret", name: "db-credentials" }); // "Secret/db-credentials"
  * ```
  */
 export function configReferenceKey(ref: Pick<ConfigReference, "kind" | "name">): string {

@@ -7,10 +7,12 @@
  *
  * @example
  * ```ts
- * import { configDataHash, hashObject, withConfigHashes } from "operator-runtime";
+ * import { configDataHash, hashObject, withConfigHashes } from "operator-runtime/builder";
+ * import type { Deployment } from "operator-runtime";
+ *
+ * declare const deployment: Deployment; // its pods read "app-config" (volume, envFrom or env valueFrom)
  * const config = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "app-config" }, data: { level: "info" } };
  * const desiredHash = hashObject(config); // e.g. for a "skip unchanged writes" annotation
- * // deployment: a Deployment whose pods read "app-config" (volume, envFrom or env valueFrom)
  * const { object } = withConfigHashes(deployment, (ref) =>
  *   ref.kind === "ConfigMap" && ref.name === "app-config" ? configDataHash(config) : undefined);
  * ```

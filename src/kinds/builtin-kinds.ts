@@ -48,7 +48,12 @@ export type Deployment = Plain<V1Deployment>;
  *
  * @example
  * ```ts
- * mgr.controller("dataapp").for(DataApp).owns(StatefulSet).reconcile(reconcile);
+ * import { Action } from "operator-runtime";
+ *
+ * mgr.controller("greeting").for(Greeting).owns(StatefulSet).reconcile(async (req, ctx) => {
+ *   ctx.log.info("reconciling", { name: req.name });
+ *   return Action.done();
+ * });
  * ```
  */
 export const StatefulSet = kindFromModel<V1StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet" });

@@ -28,7 +28,7 @@ export type CustomResource<Spec, Status = unknown> = {
  * The handle of a custom resource kind with a typed spec and status. The Manager's controller
  * builder (`for`/`owns`/`watches`), the cache (`cache.informer(Greeting).get(…)` is a
  * `Greeting | undefined`), the ResourceClient (`client.list(Greeting)`,
- * `client.get({ ...Greeting, name, namespace })`) and prune's `manages` take it.
+ * `client.get({ ...Greeting, name, namespace })`) and prune's `kinds` take it.
  *
  * Assumptions: the types are yours to keep in line with the CRD's schema; nothing is checked at
  * runtime. The kind's plural and scope come from discovery, as for every kind.
@@ -36,7 +36,7 @@ export type CustomResource<Spec, Status = unknown> = {
  * @example
  * ```ts
  * import { defineKind } from "operator-runtime";
- * import type { ObjectOf } from "operator-runtime";
+ * import type { ObjectOf } from "operator-runtime/client";
  *
  * export const Greeting = defineKind<{ name?: string; surname?: string }, { message?: string }>({
  *   apiVersion: "example.com/v1", kind: "Greeting",

@@ -25,7 +25,7 @@ declare const objectType: unique symbol;
 /**
  * A typed kind handle: a {@link KindRef} whose object type is `T`. Pass it wherever a kind is
  * expected — `client.list(Deployment)`, `cache.informer(Greeting)`,
- * `mgr.controller(…).for(Greeting)`, `prune`'s `manages` — and reads come back as `T`. Handles
+ * `mgr.controller(…).for(Greeting)`, `prune`'s `kinds` — and reads come back as `T`. Handles
  * come from {@link defineKind} (custom resources), {@link kindFromModel} (built-in kinds typed
  * from client-node's models) or are the built-in constants (`ConfigMap`, `Deployment`, …).
  *
@@ -52,8 +52,10 @@ export interface Kind<T = KubeObject> extends KindRef {
  *
  * @example
  * ```ts
+ * import { defineKind } from "operator-runtime";
+ *
  * const Greeting = defineKind<{ name: string }>({ apiVersion: "example.com/v1", kind: "Greeting" });
- * type Greeting = ObjectOf<typeof Greeting>;
+ * type Greeting = ObjectOf<typeof Greeting>; // CustomResource<{ name: string }>
  * ```
  */
 export type ObjectOf<K> = K extends Kind<infer T> ? T : never;
@@ -92,7 +94,7 @@ export interface ObjectRef<T = KubeObject> extends Kind<T> {
  * @example
  * ```ts
  * import type { V1Job } from "@kubernetes/client-node";
- * import { kindFromModel } from "operator-runtime";
+ * import { kindFromModel } from "operator-runtime/client";
  * export const Job = kindFromModel<V1Job>({ apiVersion: "batch/v1", kind: "Job" });
  * const jobs = await client.list(Job, { namespace: "default" });   // Plain<V1Job>[] items
  * ```

@@ -21,7 +21,7 @@ export type ObjectMeta = Plain<V1ObjectMeta>;
  *
  * @example
  * ```ts
- * const ref: OwnerReference = { apiVersion: "example.com/v1", kind: "Greeting", name: "hello", uid, controller: true };
+ * const ref: OwnerReference = { apiVersion: "example.com/v1", kind: "Greeting", name: "hello", uid: owner.metadata!.uid!, controller: true };
  * ```
  */
 export interface OwnerReference {

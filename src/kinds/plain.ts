@@ -17,8 +17,9 @@ type IsAny<T> = 0 extends 1 & T ? true : false;
  * @example
  * ```ts
  * import type { V1Deployment } from "@kubernetes/client-node";
- * import type { Plain } from "operator-runtime";
- * const live: Plain<V1Deployment> = await client.get<Plain<V1Deployment>>(ref);
+ * import type { Plain } from "operator-runtime/client";
+ *
+ * const live: Plain<V1Deployment> = await client.get<Plain<V1Deployment>>({ apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" });
  * const created: string | undefined = live.metadata?.creationTimestamp; // a string, as on the wire
  * ```
  */
@@ -37,7 +38,7 @@ export type Plain<T> =
  * @example
  * ```ts
  * import type { V1ConfigMap } from "@kubernetes/client-node";
- * import type { Input } from "operator-runtime";
+ * import type { Input } from "operator-runtime/client";
  * const cm: Input<V1ConfigMap> = { metadata: { name: "app" }, data: { "app.properties": "threads=4" } };
  * ```
  */

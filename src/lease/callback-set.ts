@@ -7,8 +7,9 @@ import type { Logger } from "../log/logger.ts";
  *
  * @example
  * ```ts
- * const stopped = new CallbackSet<string>("onStoppedLeading", logger);
- * const off = stopped.add((reason) => controllers.abort(reason));
+ * const work = new AbortController(); // aborts the leader's work
+ * const stopped = new CallbackSet<string>("onStoppedLeading", log);
+ * const off = stopped.add((reason) => work.abort(reason));
  * stopped.emit("renew-deadline");
  * await stopped.settled();
  * off();

@@ -9,6 +9,9 @@ import type { Logger } from "../log/logger.ts";
  *
  * @example
  * ```ts
+ * import { hostname } from "node:os";
+ * import { randomUUID } from "node:crypto";
+ *
  * const options: LeaderElectorOptions = { client, namespace: "operators", name: "dataapp-operator",
  *   identity: `${hostname()}_${randomUUID()}` };
  * ```
@@ -38,6 +41,9 @@ export interface LeaderElectorOptions {
    *
    * @example
    * ```ts
+   * import { LeaderElector } from "operator-runtime/controller";
+   * import { ManualClock } from "../util/clock.ts";
+   *
    * const clock = new ManualClock();
    * const elector = new LeaderElector({ client, namespace: "operators", name: "op", identity: "a", clock });
    * clock.advance(2_400); // a retry period plus the most jitter (20 %): the next attempt falls due
@@ -54,6 +60,9 @@ export interface LeaderElectorOptions {
  *
  * @example
  * ```ts
+ * import type { LeaderElector } from "operator-runtime/controller";
+ * declare const elector: LeaderElector;
+ *
  * elector.onStoppedLeading((reason: StoppedLeadingReason) => {
  *   if (reason !== "stopped") process.exitCode = 1; // lost, not shut down
  * });

@@ -61,8 +61,12 @@ type Attempt = "ok" | "held" | "race" | "error";
  *
  * @example
  * ```ts
- * const elector = new LeaderElector({ client, namespace: "operators", name: "dataapp-operator", identity: podName });
- * elector.onStartedLeading(() => controllers.start());
+ * import type { Controller } from "operator-runtime/controller";
+ * import { hostname } from "node:os";
+ * declare const controller: Controller;
+ *
+ * const elector = new LeaderElector({ client, namespace: "operators", name: "dataapp-operator", identity: hostname() });
+ * elector.onStartedLeading(() => controller.start(signal));
  * elector.onStoppedLeading(() => process.exit(1));
  * await elector.start(AbortSignal.timeout(10_000));
  * // on SIGTERM:

@@ -9,8 +9,11 @@ import type { Lease } from "./lease-record.ts";
  *
  * @example
  * ```ts
- * const seen = new LeaseObservation(Date.now, 15_000);
- * seen.see(await client.get<Lease>(ref));
+ * import { LEASE_KIND } from "./lease-record.ts";
+ * import type { Lease } from "./lease-record.ts";
+ *
+ * const seen = new LeaseObservation(() => performance.now(), 15_000);
+ * seen.see(await client.get<Lease>({ ...LEASE_KIND, namespace: "operators", name: "dataapp-operator" }));
  * if (seen.holder !== "" && seen.expiresIn() > 0) console.log(`${seen.holder} leads`);
  * ```
  */

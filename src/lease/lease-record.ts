@@ -53,6 +53,8 @@ export const LEASE_KIND = { apiVersion: "coordination.k8s.io/v1", kind: "Lease" 
  *
  * @example
  * ```ts
+ * declare const lease: Lease;
+ *
  * lease.metadata?.annotations?.[LEASE_DURATION_MS_ANNOTATION]; // "600/pod-a"
  * ```
  */
@@ -83,6 +85,7 @@ export interface HoldOptions {
  *
  * @example
  * ```ts
+ * const current = await client.get<Lease>({ ...LEASE_KIND, namespace: "ops", name: "op" });
  * const body = holdingLease(current, { namespace: "ops", name: "op", identity: "pod-b", durationMs: 15_000, now: Date.now() });
  * await client.replace(body); // ConflictError if someone wrote the Lease meanwhile
  * ```
@@ -118,6 +121,8 @@ export function holdingLease(current: Lease | undefined, o: HoldOptions): Lease 
  *
  * @example
  * ```ts
+ * declare const ourLease: Lease; // as this holder last wrote it
+ *
  * await client.replace(releasedLease(ourLease, Date.now()));
  * ```
  */
@@ -138,6 +143,8 @@ export function releasedLease(current: Lease, now: number): Lease {
  *
  * @example
  * ```ts
+ * declare const lease: Lease;
+ *
  * leaseDurationMsOf(lease, 15_000); // 600 while pod-a (leaseDurationMs 600) holds it
  * ```
  */

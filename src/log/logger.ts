@@ -82,7 +82,7 @@ export const jsonSink: LogSink = jsonLineSink((line) => process.stderr.write(lin
  * @example
  * ```ts
  * const log = createLogger({ level: "debug" }).child({ controller: "dataapp" });
- * log.info("reconciled", { key: "default/orders", reconcileID: "3f2a…" });
+ * log.info("reconciled", { key: "default/orders", reconcileID: "3f2a9c1e" });
  * ```
  */
 export function createLogger(options: LoggerOptions = {}): Logger {

@@ -144,7 +144,8 @@ export function toLogValue(value: unknown): JsonValue | undefined {
  *
  * @example
  * ```ts
- * JSON.stringify(toLogRecord({ level: "info", msg: "hi", time: "…", n: 1n })); // {"level":"info","msg":"hi","time":"…","n":"1n"}
+ * JSON.stringify(toLogRecord({ level: "info", msg: "hi", time: "2026-01-01T00:00:00.000Z", n: 1n }));
+ * // {"level":"info","msg":"hi","time":"2026-01-01T00:00:00.000Z","n":"1n"}
  * ```
  */
 export function toLogRecord(record: object): Record<string, JsonValue> {

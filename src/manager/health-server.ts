@@ -22,8 +22,8 @@ export type HealthCheck = () => boolean | Promise<boolean>;
  *
  * @example
  * ```ts
- * const options: HealthServerOptions = { port: 8080, host: "0.0.0.0", metrics,
- *   checks: { healthz: () => true, readyz: () => manager.ready() } };
+ * const options: HealthServerOptions = { port: 8080, host: "0.0.0.0", metrics: mgr.metrics,
+ *   checks: { healthz: () => true, readyz: () => mgr.ready() } };
  * ```
  */
 export interface HealthServerOptions {
@@ -63,6 +63,9 @@ const TEXT = "text/plain; charset=utf-8";
  *
  * @example
  * ```ts
+ * import { Metrics } from "operator-runtime/controller";
+ *
+ * const metrics = new Metrics({ defaultMetrics: true });
  * const server = new HealthServer({ port: 8080, host: "0.0.0.0", metrics,
  *   checks: { healthz: () => true, readyz: () => cache.hasSynced() } });
  * await server.start(signal);

@@ -83,7 +83,8 @@ export interface ManagerOptions {
    */
   healthHost?: string;
   /**
-   * Who may read `/metrics` (see {@link HealthServerOptions.metricsAccess}): `"loopback"`
+   * Who may read `/metrics` (see
+   * {@link operator-runtime/controller!HealthServerOptions.metricsAccess}): `"loopback"`
    * (default; probes still answer everyone) or `"any"` for a Prometheus scrape from other pods.
    */
   metricsAccess?: "loopback" | "any";
@@ -148,6 +149,9 @@ export function defaultHealthHost(env: Readonly<Record<string, string | undefine
  *
  * @example
  * ```ts
+ * import { Action, StatefulSet, defineKind } from "operator-runtime";
+ *
+ * interface DataAppSpec { image: string; replicas: number }
  * const mgr = new Manager({ kubeConfig, fieldManager: "dataapp-operator",
  *   leaderElection: { namespace: "operators", name: "dataapp-operator" } });
  * const DataApp = defineKind<DataAppSpec>({ apiVersion: "example.com/v1", kind: "DataApp" });
@@ -451,6 +455,9 @@ export class ControllerRegistration {
    *
    * @example
    * ```ts
+   * import type { Reconciler } from "operator-runtime";
+   * declare const reconcileGreeting: Reconciler;
+   *
    * mgr.controller("greeting").for(Greeting, { status: ["patch"] }).reconcile(reconcileGreeting);
    * ```
    */
@@ -517,7 +524,13 @@ export class ControllerRegistration {
    *
    * @example
    * ```ts
-   * mgr.controller("dataapp").for(DataApp, { status: ["patch"] }).terminalCondition("Reconciled").reconcile(reconcileDataApp);
+   * import type { Reconciler } from "operator-runtime";
+   * declare const reconcileGreeting: Reconciler;
+   *
+   * mgr.controller("greeting")
+   *   .for(Greeting, { status: ["patch"] })
+   *   .terminalCondition("Reconciled")
+   *   .reconcile(reconcileGreeting);
    * ```
    */
   terminalCondition(type: string | false): this {

@@ -20,7 +20,8 @@ import { checkObject } from "../util/check-args.ts";
  *
  * @example
  * ```ts
- * const options: ShardRouterOptions = { cache: mgr.cache, logger, metrics: mgr.metrics, controllers: () => mgr.controllers() };
+ * const options: ShardRouterOptions = { cache: mgr.cache, logger: mgr.logger, metrics: mgr.metrics,
+ *   controllers: () => mgr.controllers() };
  * ```
  */
 export interface ShardRouterOptions {
@@ -47,8 +48,14 @@ export interface ShardRouterOptions {
  *
  * @example
  * ```ts
- * const router = new ShardRouter({ cache, logger, metrics, controllers: () => controllers });
- * const ring = new RingMembership({ ..., handler: router });
+ * import { RingMembership } from "operator-runtime/sharding";
+ * import { hostname } from "node:os";
+ *
+ * const router = new ShardRouter({ cache: mgr.cache, logger: mgr.logger, metrics: mgr.metrics,
+ *   controllers: () => mgr.controllers() });
+ * const ring = new RingMembership({ client, kubeConfig, namespace: "operators", ring: "dataapp",
+ *   identity: hostname(), handler: router });
+ * await ring.start(signal);
  * ```
  */
 export class ShardRouter implements InformerSource {
@@ -81,6 +88,8 @@ export class ShardRouter implements InformerSource {
    *
    * @example
    * ```ts
+   * declare const router: ShardRouter;
+   *
    * router.shardReads([{ apiVersion: "v1", kind: "ConfigMap" }]);
    * ```
    */
@@ -134,6 +143,10 @@ export class ShardRouter implements InformerSource {
    *
    * @example
    * ```ts
+   * import type { Controller } from "operator-runtime/controller";
+   * declare const router: ShardRouter;
+   * declare const controller: Controller;
+   *
    * await controller.start(signal);
    * await router.attach(controller);
    * ```
@@ -160,6 +173,10 @@ export class ShardRouter implements InformerSource {
    *
    * @example
    * ```ts
+   * import type { RingMembership } from "operator-runtime/sharding";
+   * declare const router: ShardRouter;
+   * declare const ring: RingMembership;
+   *
    * router.abortStarts();
    * await ring.stop(); // drains every bucket, those that never started included
    * ```

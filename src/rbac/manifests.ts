@@ -23,6 +23,10 @@ export interface RbacManifestOptions {
  *
  * @example
  * ```ts
+ * import { rbacRules } from "operator-runtime/rbac";
+ * import type { KubeObject } from "operator-runtime";
+ * declare const crds: KubeObject[]; // the operator's CustomResourceDefinitions
+ *
  * const objects = rbacManifests(rbacRules(mgr, { crds }), { name: "greeting-operator", namespace: "operators" });
  * // [ServiceAccount, ClusterRole, ClusterRoleBinding, Role, RoleBinding]
  * ```

@@ -79,6 +79,9 @@ export function groupOf(apiVersion: string): string {
  *
  * @example
  * ```ts
+ * import type { KubeObject } from "operator-runtime";
+ * declare const crds: KubeObject[]; // the operator's CustomResourceDefinitions
+ *
  * const resolve = resourceResolver(crds);
  * resolve({ apiVersion: "apps/v1", kind: "Deployment" }); // { group: "apps", resource: "deployments", namespaced: true }
  * ```

@@ -62,6 +62,9 @@ const LEASES = { group: "coordination.k8s.io", resource: "leases" } as const;
  *
  * @example
  * ```ts
+ * import type { KubeObject } from "operator-runtime";
+ * declare const crds: KubeObject[]; // the operator's CustomResourceDefinitions
+ *
  * const rules = rbacRules(mgr, { crds });
  * // rules.cluster: [{ apiGroups: ["example.com"], resources: ["greetings"], verbs: ["get", "list", "watch"] }, …]
  * // rules.namespaces["operators"]: the leader Lease's rules

@@ -27,6 +27,7 @@ interface Bucket {
  *
  * @example
  * ```ts
+ * const owners = ["pod-a", "pod-b", "pod-a", "pod-b"]; // the assignment of 4 buckets
  * const input: HandoverInput = { owners, takenByOthers: (b) => false, ready: true, leaving: false, claimVisible: () => true };
  * ```
  */
@@ -50,10 +51,17 @@ export interface HandoverInput {
  *
  * @example
  * ```ts
+ * import { realClock } from "../util/clock.ts";
+ * import type { ShardHandler } from "operator-runtime/sharding";
+ * declare const handler: ShardHandler;
+ * declare const input: HandoverInput;
+ * declare function kick(): void; // schedules the member's next step
+ * declare function writeLease(serving: number[], claiming: number[]): Promise<number>; // resolves with the write's number
+ *
  * const handover = new BucketHandover("pod-a", handler, log, realClock, 2_000, () => kick());
  * handover.decide(input);
  * const { serving, claiming } = handover.toPublish();
- * // … after the Lease write numbered `seq` succeeded:
+ * const seq = await writeLease(serving, claiming);
  * handover.written(seq, serving, claiming);
  * ```
  */
@@ -222,6 +230,8 @@ export class BucketHandover {
  *
  * @example
  * ```ts
+ * declare const handover: BucketHandover;
+ *
  * handover.lose(lostMembership("pod-a")); // signal.reason.message names pod-a and the renew deadline
  * ```
  */

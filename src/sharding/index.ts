@@ -16,11 +16,21 @@
  *
  * @example
  * ```ts
- * import { RingMembership, bucketLabelSelector } from "./sharding/index.ts";
- * const ring = new RingMembership({ client, kubeConfig, namespace: "operators", ring: "dataapp", identity: podName,
- *   handler: { start: (b) => shards.start(b), stop: (b, signal) => shards.drain(b, signal) } });
+ * import { RingMembership, bucketLabelSelector } from "operator-runtime/sharding";
+ * import type { Controller } from "operator-runtime/controller";
+ * import { ConfigMap } from "operator-runtime";
+ * import { hostname } from "node:os";
+ * declare const controllers: Controller[]; // created with `sharding`
+ *
+ * const ring = new RingMembership({ client, kubeConfig, namespace: "operators", ring: "dataapp", identity: hostname(),
+ *   handler: {
+ *     start: (b) => { for (const c of controllers) c.serveBucket(b); },
+ *     stop: async (b, signal) => { await Promise.all(controllers.map((c) => c.drainBucket(b, signal))); },
+ *   } });
  * await ring.start(AbortSignal.timeout(30_000));
- * const children = await client.list(ConfigMap, { namespace, labelSelector: bucketLabelSelector(ring.served()) });
+ * const children = await client.list(ConfigMap, {
+ *   namespace: "default", labelSelector: bucketLabelSelector(ring.served()),
+ * });
  * ```
  * @module
  */

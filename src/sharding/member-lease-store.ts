@@ -25,6 +25,8 @@ export interface Published {
  *
  * @example
  * ```ts
+ * import { memberLeaseName } from "operator-runtime/sharding";
+ *
  * const who: MemberIdentity = { namespace: "ops", ring: "dataapp", name: memberLeaseName("dataapp", "pod-a"),
  *   identity: "pod-a", durationMs: 15_000, buckets: 64, now: Date.now };
  * ```
@@ -48,6 +50,8 @@ export interface MemberIdentity {
  *
  * @example
  * ```ts
+ * declare const who: MemberIdentity;
+ *
  * const store = new MemberLeaseStore(client, who);
  * const lease = await store.write({ serving: [], claiming: [3], leaving: false }, AbortSignal.timeout(10_000));
  * ```
@@ -129,7 +133,11 @@ export class MemberLeaseStore {
  *
  * @example
  * ```ts
- * await store.write(published, signal).catch((err) => { if (changedUnderUs(err)) retryNow = true; });
+ * declare const store: MemberLeaseStore;
+ * let retryNow = false;
+ *
+ * const published: Published = { serving: [1, 5], claiming: [], leaving: false };
+ * await store.write(published, signal).catch((err: unknown) => { if (changedUnderUs(err)) retryNow = true; else throw err; });
  * ```
  */
 export function changedUnderUs(err: unknown): boolean {

@@ -10,7 +10,11 @@ import { fnv1a64 } from "./hash.ts";
  *
  * @example
  * ```ts
- * const members = await client.list(Lease, { namespace, labelSelector: `${RING_LABEL}=dataapp` });
+ * import { LEASE_KIND } from "../lease/lease-record.ts";
+ * import type { Lease } from "../lease/lease-record.ts";
+ *
+ * const members = await client.listAll<Lease>(LEASE_KIND, { namespace: "operators", labelSelector: `${RING_LABEL}=dataapp` });
+ * console.log(members.items.map((l) => l.spec?.holderIdentity));
  * ```
  */
 export const RING_LABEL = "operator-runtime.io/ring";
@@ -21,6 +25,9 @@ export const RING_LABEL = "operator-runtime.io/ring";
  *
  * @example
  * ```ts
+ * import type { Lease } from "../lease/lease-record.ts";
+ * declare const lease: Lease;
+ *
  * lease.metadata?.annotations?.[SERVING_ANNOTATION]; // "1,5,9"
  * ```
  */
@@ -32,6 +39,9 @@ export const SERVING_ANNOTATION = "operator-runtime.io/serving";
  *
  * @example
  * ```ts
+ * import type { Lease } from "../lease/lease-record.ts";
+ * declare const lease: Lease;
+ *
  * lease.metadata?.annotations?.[CLAIMING_ANNOTATION]; // "12"
  * ```
  */
@@ -43,6 +53,9 @@ export const CLAIMING_ANNOTATION = "operator-runtime.io/claiming";
  *
  * @example
  * ```ts
+ * import type { Lease } from "../lease/lease-record.ts";
+ * declare const lease: Lease;
+ *
  * const leaving = lease.metadata?.annotations?.[LEAVING_ANNOTATION] === "true";
  * ```
  */
@@ -54,6 +67,9 @@ export const LEAVING_ANNOTATION = "operator-runtime.io/leaving";
  *
  * @example
  * ```ts
+ * import type { Lease } from "../lease/lease-record.ts";
+ * declare const lease: Lease;
+ *
  * lease.metadata?.annotations?.[BUCKETS_ANNOTATION]; // "64"
  * ```
  */
@@ -122,6 +138,13 @@ export interface MemberState {
  *
  * @example
  * ```ts
+ * import { LEASE_KIND } from "../lease/lease-record.ts";
+ * import type { Lease } from "../lease/lease-record.ts";
+ *
+ * const name = memberLeaseName("dataapp", "pod-a");
+ * const current = await client.get<Lease>({ ...LEASE_KIND, namespace: "ops", name });
+ * const state: MemberState = { namespace: "ops", ring: "dataapp", name, identity: "pod-a",
+ *   durationMs: 15_000, now: Date.now(), buckets: 64, serving: [1, 5], claiming: [9], leaving: false };
  * await client.replace(memberLease(current, state)); // ConflictError if it changed meanwhile
  * ```
  */
@@ -146,6 +169,9 @@ export function memberLease(current: Lease | undefined, s: MemberState): Lease {
  *
  * @example
  * ```ts
+ * import type { Lease } from "../lease/lease-record.ts";
+ * declare const lease: Lease;
+ *
  * publishedBuckets(lease, SERVING_ANNOTATION, 64); // Set {1, 5, 9}
  * ```
  */

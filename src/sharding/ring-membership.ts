@@ -80,8 +80,12 @@ export type { RingLostReason, RingMembershipOptions, ShardHandler } from "./ring
  *
  * @example
  * ```ts
+ * import { hostname } from "node:os";
+ * import type { ShardHandler } from "operator-runtime/sharding";
+ * declare const handler: ShardHandler; // starts and drains buckets, e.g. a ShardRouter
+ *
  * const ring = new RingMembership({ client, kubeConfig, namespace: "operators", ring: "dataapp",
- *   identity: podName, handler: { start: (b) => shards.start(b), stop: (b, signal) => shards.drain(b, signal) } });
+ *   identity: hostname(), handler });
  * ring.onLost(() => log.error("lost ring membership; rejoining"));
  * await ring.start(AbortSignal.timeout(30_000));
  * // on SIGTERM:

@@ -17,13 +17,17 @@ import type { Logger } from "../log/logger.ts";
  *   a retry period: the bucket stays published until a call resolves.
  * - `signal` aborts when the drain cannot wait any more: this member lost its membership (its
  *   Lease could not be renewed in time) and others may take its buckets once the Lease expires.
- *   Abort in-flight reconciles on it and refuse their writes; see `RingMembership.serves()`.
+ *   Abort in-flight reconciles on it and refuse their writes; see
+ *   {@link RingMembership.mayReconcile}.
  *
  * @example
  * ```ts
+ * import type { Controller } from "operator-runtime/controller";
+ * declare const controllers: Controller[]; // created with `sharding`
+ *
  * const handler: ShardHandler = {
- *   start: (b) => controllers.serve(b),
- *   stop: (b, signal) => controllers.drain(b, { signal }),
+ *   start: (b) => { for (const c of controllers) c.serveBucket(b); },
+ *   stop: async (b, signal) => { await Promise.all(controllers.map((c) => c.drainBucket(b, signal))); },
  * };
  * ```
  */
@@ -38,6 +42,10 @@ export interface ShardHandler {
  *
  * @example
  * ```ts
+ * import { hostname } from "node:os";
+ * import { randomUUID } from "node:crypto";
+ * declare const handler: ShardHandler;
+ *
  * const options: RingMembershipOptions = { client, kubeConfig, namespace: "operators", ring: "dataapp",
  *   identity: `${hostname()}_${randomUUID()}`, handler };
  * ```
@@ -81,6 +89,9 @@ export interface RingMembershipOptions {
  *
  * @example
  * ```ts
+ * import type { RingMembership } from "operator-runtime/sharding";
+ * declare const ring: RingMembership;
+ *
  * ring.onLost((reason: RingLostReason) => log.error("left the ring", { reason }));
  * ```
  */

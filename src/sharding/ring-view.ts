@@ -36,6 +36,10 @@ interface Entry {
  *
  * @example
  * ```ts
+ * import type { SharedInformer } from "operator-runtime/cache";
+ * import type { Lease } from "../lease/lease-record.ts";
+ * declare const informer: SharedInformer<Lease>; // the ring's member Leases
+ *
  * const view = new RingView(() => performance.now(), 15_000, 64);
  * informer.addEventHandler({ add: (l) => view.see(l), update: (_, l) => view.see(l), delete: (l) => view.forget(l) });
  * const peers = view.live("pod-a");

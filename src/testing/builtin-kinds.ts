@@ -133,7 +133,9 @@ let derived: SwaggerResource[] | undefined;
  * verbs and subresource names, in the document's path order.
  *
  * @example
- * swaggerResources().find((r) => r.plural === "jobs"); // { group: "batch", kind: "Job", namespaced: true, … }
+ * ```ts
+ * swaggerResources().find((r) => r.plural === "jobs"); // → { group: "batch", kind: "Job", namespaced: true, … }
+ * ```
  */
 export function swaggerResources(): SwaggerResource[] {
   if (derived) return derived;

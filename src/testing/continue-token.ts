@@ -29,7 +29,9 @@ const INT64_MAX = 2n ** 63n - 1n;
  * list served at `rv`.
  *
  * @example
- * encodeContinue(12, "c1"); // base64url of {"v":"meta.k8s.io/v1","rv":12,"start":"c1\u0000"}
+ * ```ts
+ * encodeContinue(12, "c1"); // → base64url of {"v":"meta.k8s.io/v1","rv":12,"start":"c1\u0000"}
+ * ```
  */
 export function encodeContinue(rv: number, lastKey: string): string {
   return Buffer.from(JSON.stringify({ v: VERSION, rv, start: `${lastKey}\0` })).toString("base64url");

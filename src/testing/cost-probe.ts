@@ -31,9 +31,11 @@ export function registerCost(cluster: object, cost: StoreCost, gc: { readonly id
  * The live work counters of a LocalCluster started in this process.
  *
  * @example
+ * ```ts
  * const before = costProbe(cluster).collected;
  * // … one write, then wait until costProbe(cluster).gcIdle …
  * const visited = costProbe(cluster).collected - before;
+ * ```
  */
 export function costProbe(cluster: object): CostProbe {
   const probe = probes.get(cluster);

@@ -43,7 +43,9 @@ export type RequestMatcher = Omit<RequestFilter<ApiServerVerb>, "code">;
 
 /**
  * A fault: answer with `code` (a Status body) and/or wait `latencyMs` first, for `times` requests.
- * `LocalCluster.inject` checks it (see {@link checkFault}).
+ * {@link LocalCluster.inject} checks it: a TypeError names the field and the fix for an unknown
+ * field or verb (`apply` is a `patch` on the API server), a code outside 400–599, a bad
+ * `latencyMs` or `times`, or neither a code nor a latency.
  */
 export interface FaultSpec extends RequestMatcher {
   /** HTTP error code to answer with (400–599), e.g. 500, 429, 410. Omit for latency only. */
@@ -128,7 +130,7 @@ const FAULT_FIELDS: ReadonlySet<string> = new Set(["verb", "resource", "namespac
  * ```ts
  * checkFault({ verb: "patch", resource: "services", code: 500 }); // fine
  * checkFault({ verb: "apply", code: 500 });
- * // TypeError: cluster.inject: verb "apply" is not an API server verb: server-side apply is a "patch"; use verb: "patch"
+ * // → throws TypeError: cluster.inject: verb "apply" is not an API server verb: server-side apply is a "patch"; use verb: "patch"
  * ```
  */
 export function checkFault(spec: unknown): asserts spec is FaultSpec {

@@ -37,8 +37,10 @@ const MAX_DEPTH = 10000;
  * out malformed later may have been heard).
  *
  * @example
- * goJsonSyntaxError(Buffer.from("{\"a\" 1}")); // "invalid character '1' after object key"
- * goJsonSyntaxError(Buffer.from("[1"));       // "unexpected end of JSON input"
+ * ```ts
+ * goJsonSyntaxError(Buffer.from("{\"a\" 1}")); // → "invalid character '1' after object key"
+ * goJsonSyntaxError(Buffer.from("[1"));       // → "unexpected end of JSON input"
+ * ```
  */
 export function goJsonSyntaxError(data: Uint8Array, onMember?: MemberListener): string | undefined {
   let i = 0;

@@ -43,8 +43,12 @@ export interface UpdateRuleContext {
  *
  * @example
  * ```ts
- * const causes = updateCauses(type, next, old, ctx);
- * if (causes.length) throw invalid(type.kind, type.group, name, causes);
+ * import type { KubeObject, ResourceType } from "./resource-type.ts";
+ * import { invalid } from "./status.ts";
+ *
+ * declare const type: ResourceType, next: KubeObject, old: KubeObject;
+ * const causes = updateCauses(type, next, old, { allocateClusterIP: () => "10.96.0.10" });
+ * if (causes.length) throw invalid(type.kind, type.group, next.metadata?.name ?? "", causes);
  * ```
  */
 export function updateCauses(type: ResourceType, obj: KubeObject, old: KubeObject, ctx: UpdateRuleContext): StatusCause[] {

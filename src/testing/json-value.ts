@@ -25,8 +25,10 @@ export type JsonObject = Record<string, unknown>;
  * True for a plain JSON object (not an array, not null).
  *
  * @example
- * isJsonObject({ a: 1 }); // true
- * isJsonObject([1]);      // false
+ * ```ts
+ * isJsonObject({ a: 1 }); // → true
+ * isJsonObject([1]);      // → false
+ * ```
  */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -37,8 +39,10 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * does not matter, list order does, and an object member set to `undefined` counts as absent.
  *
  * @example
- * jsonEqual({ a: [1, 2] }, { a: [1, 2] }); // true
- * jsonEqual({ a: 1, b: undefined }, { a: 1 }); // true
+ * ```ts
+ * jsonEqual({ a: [1, 2] }, { a: [1, 2] }); // → true
+ * jsonEqual({ a: 1, b: undefined }, { a: 1 }); // → true
+ * ```
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -68,7 +72,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * against a value holding an `undefined` member).
  *
  * @example
- * jsonEqualCountingUndefined({ a: 1, b: undefined }, { a: 1 }); // false
+ * ```ts
+ * jsonEqualCountingUndefined({ a: 1, b: undefined }, { a: 1 }); // → false
+ * ```
  */
 export function jsonEqualCountingUndefined(a: unknown, b: unknown): boolean {
   return deepEqual(a, b, Object.keys);
@@ -91,7 +97,9 @@ function deepEqual(a: unknown, b: unknown, members: (obj: JsonObject) => string[
  * membership and list uniqueness of custom resources.
  *
  * @example
- * canonicalJson({ b: 1, a: [2] }) === canonicalJson({ a: [2], b: 1 }); // true
+ * ```ts
+ * canonicalJson({ b: 1, a: [2] }) === canonicalJson({ a: [2], b: 1 }); // → true
+ * ```
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -112,7 +120,9 @@ export function canonicalJson(value: unknown): string {
  * top-level `undefined` gives `undefined` rather than a string.
  *
  * @example
- * sortedKeysJson({ b: 1, a: "x" }); // '{"a":"x","b":1}'
+ * ```ts
+ * sortedKeysJson({ b: 1, a: "x" }); // → '{"a":"x","b":1}'
+ * ```
  */
 export function sortedKeysJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
@@ -133,8 +143,10 @@ function sortKeys(value: unknown): unknown {
  * `null`, `boolean`, `string`, `integer` (a whole number), `number`, `array` or `object`.
  *
  * @example
- * openApiTypeName(3);   // "integer"
- * openApiTypeName(1.5); // "number"
+ * ```ts
+ * openApiTypeName(3);   // → "integer"
+ * openApiTypeName(1.5); // → "number"
+ * ```
  */
 export function openApiTypeName(value: unknown): string {
   if (value === null || value === undefined) return "null";
@@ -157,9 +169,11 @@ export function openApiTypeName(value: unknown): string {
  * number is `number`, unlike {@link openApiTypeName}).
  *
  * @example
- * goJsonKind([1]);  // "array"
- * goJsonKind(3);    // "number"
- * goJsonKind(true); // "bool"
+ * ```ts
+ * goJsonKind([1]);  // → "array"
+ * goJsonKind(3);    // → "number"
+ * goJsonKind(true); // → "bool"
+ * ```
  */
 export function goJsonKind(value: unknown): string {
   if (Array.isArray(value)) return "array";
@@ -172,7 +186,9 @@ export function goJsonKind(value: unknown): string {
  * A deep copy of a JSON value.
  *
  * @example
+ * ```ts
  * const copy = cloneJson({ spec: { size: 1 } });
+ * ```
  */
 export function cloneJson<T>(value: T): T {
   return structuredClone(value);

@@ -20,8 +20,10 @@ const MIN_INT64 = -(2n ** 63n);
  * @throws {StatusError} 400 `invalid resource version: resourceVersion: Invalid value: "abc":
  *   strconv.ParseUint: parsing "abc": invalid syntax`, as kube-apiserver words it.
  * @example
- * parseResourceVersion("18446744073709551615"); // 18446744073709551615n
- * parseResourceVersion("1e3");                  // throws 400
+ * ```ts
+ * parseResourceVersion("18446744073709551615"); // → 18446744073709551615n
+ * parseResourceVersion("1e3");                  // → throws 400
+ * ```
  */
 export function parseResourceVersion(text: string | null): bigint {
   if (text === null || text === "" || text === "0") return 0n;
@@ -40,8 +42,10 @@ export function parseResourceVersion(text: string | null): bigint {
  * @throws {StatusError} 400 with Go's parse error for anything but an optionally signed decimal
  *   integer within int64.
  * @example
- * parseLimit("500"); // 500
- * parseLimit("0x2"); // throws 400
+ * ```ts
+ * parseLimit("500"); // → 500
+ * parseLimit("0x2"); // → throws 400
+ * ```
  */
 export function parseLimit(text: string | null): number {
   if (text === null || text === "") return 0;
@@ -60,9 +64,11 @@ const MATCH = "resourceVersionMatch";
  * `sendInitialEvents` and `continue` combinations it refuses, each as one cause.
  *
  * @example
+ * ```ts
  * listOptionCauses(new URLSearchParams("resourceVersionMatch=NotOlderThan"), false);
- * // [{ reason: "FieldValueForbidden", field: "resourceVersionMatch",
- * //    message: "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided" }]
+ * // → [{ reason: "FieldValueForbidden", field: "resourceVersionMatch",
+ * //      message: "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided" }]
+ * ```
  */
 export function listOptionCauses(query: URLSearchParams, watch: boolean): StatusCause[] {
   const match = query.get(MATCH) ?? "";

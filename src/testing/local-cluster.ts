@@ -147,6 +147,8 @@ export interface LocalClusterOptions {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
+   *
    * const cluster = await LocalCluster.start({ authorization: true });
    * const op = await cluster.serviceAccountKubeConfig("default", "widget-operator");
    * // apply the operator's Role/RoleBinding with cluster.kubeConfig (the admin), then run the
@@ -396,10 +398,12 @@ export class LocalCluster {
    *
    * @example
    * ```ts
+   * import { CoreV1Api } from "@kubernetes/client-node";
+   *
    * const cluster = await LocalCluster.start({ authorization: true });
    * const { kubeConfig, kubeconfigPath } = await cluster.userKubeConfig({ name: "alice", groups: ["dev"] });
    * const core = kubeConfig.makeApiClient(CoreV1Api);
-   * await core.listNamespacedConfigMap({ namespace: "default" }); // 403 until a Role allows it
+   * await core.listNamespacedConfigMap({ namespace: "default" }); // → throws a 403 until a Role allows it
    * // kubectl --kubeconfig <kubeconfigPath> auth can-i list configmaps   → "no"
    * ```
    */
@@ -416,6 +420,8 @@ export class LocalCluster {
    *
    * @example
    * ```ts
+   * import { AppsV1Api } from "@kubernetes/client-node";
+   *
    * const op = await cluster.serviceAccountKubeConfig("default", "widget-operator");
    * const apps = op.kubeConfig.makeApiClient(AppsV1Api);
    * ```

@@ -141,7 +141,7 @@ export class ObjectStore {
   #dependents = new Map<string, Map<string, StoredObject>>();
   /**
    * Storage key → label key → `namespace\0value` → name → object: built on the first list by
-   * that label key (see {@link listByLabel}), then kept up to date.
+   * that label key (see {@link ObjectStore.listByLabel}), then kept up to date.
    */
   #labelIndexes = new Map<string, Map<string, Map<string, Map<string, StoredObject>>>>();
   #history: Change[] = [];

@@ -67,7 +67,7 @@ export interface PodUpdateOptions {
  * ```ts
  * podSpecUpdateCauses({ containers: [{ name: "a", image: "x", command: ["b"] }] },
  *   { containers: [{ name: "a", image: "x" }] });
- * // [{ reason: "FieldValueForbidden", field: "spec", message: "Forbidden: pod updates may not change fields other than …" }]
+ * // → [{ reason: "FieldValueForbidden", field: "spec", message: "Forbidden: pod updates may not change fields other than …" }]
  * ```
  */
 export function podSpecUpdateCauses(spec: Json | undefined, oldSpec: Json | undefined, opts: PodUpdateOptions = {}): StatusCause[] {

@@ -55,9 +55,11 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
  * and Python's `True`, is true.
  *
  * @example
- * queryBool(new URLSearchParams("watch=True"), "watch"); // true
- * queryBool(new URLSearchParams("watch=FALSE"), "watch"); // false
- * queryBool(new URLSearchParams(""), "watch");           // undefined
+ * ```ts
+ * queryBool(new URLSearchParams("watch=True"), "watch"); // → true
+ * queryBool(new URLSearchParams("watch=FALSE"), "watch"); // → false
+ * queryBool(new URLSearchParams(""), "watch");           // → undefined
+ * ```
  */
 export function queryBool(q: URLSearchParams, name: string): boolean | undefined {
   const value = q.get(name);

@@ -88,7 +88,10 @@ function valueAt(obj: Record<string, unknown>, path: readonly string[]): string 
  * The field names a resource can be selected by: `metadata.name` and `metadata.namespace` for
  * every resource, plus the extra fields of core pods, events (both groups), secrets and
  * namespaces.
- * @example `selectableFields({ group: "", plural: "secrets", builtin: true }) // [..., "type"]`
+ * @example
+ * ```ts
+ * selectableFields({ group: "", plural: "secrets", builtin: true }); // → ["metadata.name", "metadata.namespace", "type"]
+ * ```
  */
 export function selectableFields(resource: FieldSelectableResource): string[] {
   return Object.keys(FIELDS_BY_RESOURCE[`${resource.group}/${resource.plural}`] ?? COMMON);
@@ -110,7 +113,7 @@ export function selectableFields(resource: FieldSelectableResource): string[] {
  * @example
  * ```ts
  * const match = fieldSelectorFor({ group: "", plural: "pods", builtin: true }, "status.phase=Running");
- * match({ metadata: { name: "p" }, status: { phase: "Running" } }); // true
+ * match({ metadata: { name: "p" }, status: { phase: "Running" } }); // → true
  * ```
  */
 export function fieldSelectorFor(

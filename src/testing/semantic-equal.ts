@@ -29,8 +29,10 @@ export type JsonPath = readonly (string | number)[];
  * values inside their object, so quantities below it are recognised.
  *
  * @example
- * semanticEqual({ requests: { storage: "1Gi" } }, { requests: { storage: "1024Mi" } }, ["spec", "resources"]); // true
- * semanticEqual({ tolerations: [] }, {}, ["spec"]); // true
+ * ```ts
+ * semanticEqual({ requests: { storage: "1Gi" } }, { requests: { storage: "1024Mi" } }, ["spec", "resources"]); // → true
+ * semanticEqual({ tolerations: [] }, {}, ["spec"]); // → true
+ * ```
  */
 export function semanticEqual(a: unknown, b: unknown, at: JsonPath = []): boolean {
   return canonicalJson(normalize(a, at)) === canonicalJson(normalize(b, at));
@@ -42,8 +44,10 @@ export function semanticEqual(a: unknown, b: unknown, at: JsonPath = []): boolea
  * the same text: paths are JSON field paths, values JSON). At most `limit` fields are listed.
  *
  * @example
+ * ```ts
  * specDiff({ containers: [{ command: ["a"] }] }, { containers: [{ command: ["b"] }] }, ["spec"]);
- * // '  spec.containers[0].command:\n-   ["a"]\n+   ["b"]'
+ * // → '  spec.containers[0].command[0]:\n-   "a"\n+   "b"'
+ * ```
  */
 export function specDiff(before: unknown, after: unknown, at: JsonPath, limit = 10): string {
   const changes: { path: JsonPath; before: unknown; after: unknown }[] = [];
@@ -74,8 +78,10 @@ export function formatPath(path: JsonPath): string {
  * may be a function of the object it is filled into.
  *
  * @example
+ * ```ts
  * const a = { dnsPolicy: "ClusterFirst" }, b = {};
- * shareDefaults(a, b, { dnsPolicy: "ClusterFirst" }); // b.dnsPolicy === "ClusterFirst"
+ * shareDefaults(a, b, { dnsPolicy: "ClusterFirst" }); // now b.dnsPolicy === "ClusterFirst"
+ * ```
  */
 export function shareDefaults(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined, defaults: Record<string, unknown>): void {
   if (!isJsonObject(a) || !isJsonObject(b)) return;
@@ -137,7 +143,9 @@ const FACTORS: Record<string, number> = {
  * one. Floating point: fine for comparing sizes, not for exact arithmetic past 2^53.
  *
  * @example
- * quantityAmount("1Gi") === quantityAmount("1024Mi"); // true
+ * ```ts
+ * quantityAmount("1Gi") === quantityAmount("1024Mi"); // → true
+ * ```
  */
 export function quantityAmount(text: unknown): number | undefined {
   if (typeof text === "number") return Number.isFinite(text) ? text : undefined;

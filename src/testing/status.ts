@@ -81,7 +81,11 @@ export function badRequest(message: string): StatusError {
  *
  * @example
  * ```ts
+ * import { parseLabelSelector } from "operator-runtime/cache";
+ *
+ * const query = new URLSearchParams({ labelSelector: "app in (web" });
  * const selector = selectorBadRequest(() => parseLabelSelector(query.get("labelSelector") ?? ""));
+ * // → throws 400 BadRequest: unable to parse requirement: found '', expected: ',' or ')'
  * ```
  */
 export function selectorBadRequest<T>(parse: () => T): T {

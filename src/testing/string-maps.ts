@@ -49,10 +49,16 @@ const KIND_FIELDS: ReadonlyMap<string, readonly MapField[]> = new Map([
  * value becomes `""`, a `null` map is left out.
  *
  * @example
+ * ```ts
+ * import type { Registry } from "./registry.ts";
+ *
+ * declare const registry: Registry;
+ * const configMaps = registry.byKind("v1", "ConfigMap")!, secrets = registry.byKind("v1", "Secret")!;
  * stringMapDecodeError(configMaps, { data: { a: 1 } });
- * // "json: cannot unmarshal number into Go struct field ConfigMap.data of type string"
+ * // → "json: cannot unmarshal number into Go struct field ConfigMap.data of type string"
  * stringMapDecodeError(secrets, { data: { a: "!!!!" } });
- * // "illegal base64 data at input byte 0"
+ * // → "illegal base64 data at input byte 0"
+ * ```
  */
 export function stringMapDecodeError(type: ResourceType, obj: KubeObject): string | undefined {
   const fields = [...meta([]), ...(type.builtin ? (KIND_FIELDS.get(type.kind) ?? []) : [])];

@@ -14,8 +14,10 @@ type Edit = { op: " " | "-" | "+"; line: string };
  * hundred lines).
  *
  * @example
+ * ```ts
  * unifiedDiff(["{", '  "A": 1', "}"], ["{", '  "A": 2', "}"]);
- * // '@@ -1,3 +1,3 @@\n {\n-  "A": 1\n+  "A": 2\n }\n'
+ * // → '@@ -1,3 +1,3 @@\n {\n-  "A": 1\n+  "A": 2\n }\n'
+ * ```
  */
 export function unifiedDiff(before: readonly string[], after: readonly string[], context = 3): string {
   const edits = lineEdits(before, after);

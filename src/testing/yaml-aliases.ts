@@ -41,8 +41,8 @@ function allowedAliasRatio(nodes: number): number {
  * @example
  * ```ts
  * import { load } from "js-yaml";
- * yamlAliasProblem(load("a: &a [1, 2]\nb: *a")); // undefined
- * yamlAliasProblem(load("a: &a [*a]")); // "yaml: an anchor's value contains an alias to itself"
+ * yamlAliasProblem(load("a: &a [1, 2]\nb: *a")); // → undefined
+ * yamlAliasProblem(load("a: &a [*a]")); // → "yaml: an anchor's value contains an alias to itself"
  * ```
  */
 export function yamlAliasProblem(value: unknown): string | undefined {

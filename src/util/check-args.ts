@@ -22,7 +22,7 @@ const truncate = (text: string, max: number) => (text.length > max ? `${text.sli
  *
  * @example
  * ```ts
- * describeArgument("3f1c-…"); // "a string"
+ * describeArgument("3f1c9a2e-5b7d-4c1e-8f0a-2b3c4d5e6f70"); // "a string" (never the string itself)
  * describeArgument({ name: "web" }); // "an object with keys name"
  * ```
  */
@@ -50,7 +50,11 @@ export function describeArgument(value: unknown): string {
  *
  * @example
  * ```ts
- * throw argumentError("keyOf(request)", "request", "a Request ({ name, namespace? })", request);
+ * function keyOf(request: { name: string; namespace?: string }): string {
+ *   if (typeof request?.name !== "string") throw argumentError("keyOf(request)", "request", "a Request ({ name, namespace? })", request);
+ *   return request.namespace ? `${request.namespace}/${request.name}` : request.name;
+ * }
+ * // keyOf("web" as never) throws TypeError: keyOf(request): request must be a Request ({ name, namespace? }), got a string
  * ```
  */
 export function argumentError(where: string, param: string, expected: string, value: unknown, hint?: string): TypeError {
@@ -64,7 +68,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  *
  * @example
  * ```ts
- * checkObject("createLogger(options)", "options", options, "an options object");
+ * function createLogger(options: { name: string }): void {
+ *   checkObject("createLogger(options)", "options", options, "an options object");
+ * }
  * ```
  */
 export function checkObject(where: string, param: string, value: unknown, expected = "an object", hint?: string): void {
@@ -76,7 +82,9 @@ export function checkObject(where: string, param: string, value: unknown, expect
  *
  * @example
  * ```ts
- * checkOptionalObject("tokenBucketRateLimiter(options)", "options", options, "an options object");
+ * function tokenBucketRateLimiter(options?: { qps?: number; burst?: number }): void {
+ *   checkOptionalObject("tokenBucketRateLimiter(options)", "options", options, "an options object");
+ * }
  * ```
  */
 export function checkOptionalObject(where: string, param: string, value: unknown, expected = "an object", hint?: string): void {
@@ -88,7 +96,11 @@ export function checkOptionalObject(where: string, param: string, value: unknown
  *
  * @example
  * ```ts
- * checkKubeObject("EventRecorder.record(regarding, event)", "regarding", regarding);
+ * import type { KubeObject } from "operator-runtime";
+ *
+ * function record(regarding: KubeObject, note: string): void {
+ *   checkKubeObject("EventRecorder.record(regarding, event)", "regarding", regarding);
+ * }
  * ```
  */
 export function checkKubeObject(where: string, param: string, value: unknown, hint?: string): void {
@@ -105,7 +117,12 @@ export function checkKubeObject(where: string, param: string, value: unknown, hi
  *
  * @example
  * ```ts
- * checkOwner("isControlledBy(obj, owner)", "owner", owner, "Since 0.1, pass the owner object, not its UID");
+ * import type { KubeObject } from "operator-runtime";
+ *
+ * function isControlledBy(obj: KubeObject, owner: KubeObject): boolean {
+ *   checkOwner("isControlledBy(obj, owner)", "owner", owner, "Since 0.1, pass the owner object, not its UID");
+ *   return (obj.metadata?.ownerReferences ?? []).some((ref) => ref.controller === true && ref.uid === owner.metadata?.uid);
+ * }
  * ```
  */
 export function checkOwner(where: string, param: string, value: unknown, hint?: string): void {
@@ -124,7 +141,9 @@ export function checkOwner(where: string, param: string, value: unknown, hint?: 
  *
  * @example
  * ```ts
- * checkArray("resourceResolver(crds)", "crds", crds, "an array of CustomResourceDefinitions");
+ * function resourceResolver(crds: readonly object[]): void {
+ *   checkArray("resourceResolver(crds)", "crds", crds, "an array of CustomResourceDefinitions");
+ * }
  * ```
  */
 export function checkArray(where: string, param: string, value: unknown, expected: string, hint?: string): void {
@@ -137,7 +156,11 @@ export function checkArray(where: string, param: string, value: unknown, expecte
  *
  * @example
  * ```ts
- * checkKindRef("defineKind(ref)", "ref", ref);
+ * function defineKind(ref: { apiVersion: string; kind: string }): void {
+ *   checkKindRef("defineKind(ref)", "ref", ref);
+ * }
+ * defineKind({ apiVersion: "example.com/v1", kind: "" });
+ * // → TypeError: defineKind(ref): ref must be a kind ({ apiVersion, kind }, …), got an object with keys apiVersion, kind but no kind
  * ```
  */
 export function checkKindRef(where: string, param: string, value: unknown, hint?: string): void {

@@ -33,6 +33,8 @@ export interface Clock {
  *
  * @example
  * ```ts
+ * import { WorkQueue } from "operator-runtime/controller";
+ *
  * const queue = new WorkQueue({ name: "dataapp", clock: realClock });
  * ```
  */

@@ -12,7 +12,11 @@ import { setMember } from "./own-member.ts";
  * client-node model instance, a `Map`) copied by `structuredClone`, as before.
  *
  * @example
- * const copy = cloneJson({ metadata: { labels: { app: "web" } } });
+ * ```ts
+ * const original = { metadata: { labels: { app: "web" } } };
+ * const copy = cloneJson(original);
+ * copy.metadata.labels.app = "api"; // original.metadata.labels.app is still "web"
+ * ```
  */
 export function cloneJson<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;

@@ -52,7 +52,12 @@ export interface FieldSelector {
 
 /**
  * Escapes `\`, `,` and `=` in a value so it can be put in a field selector.
- * @example `escapeFieldValue("a,b") // "a\\,b"`
+ *
+ * @example
+ * ```ts
+ * escapeFieldValue("a,b"); // → "a\\,b" (the string a\,b)
+ * const selector = `metadata.name=${escapeFieldValue("a,b")}`; // "metadata.name=a\\,b"
+ * ```
  */
 export function escapeFieldValue(value: string): string {
   return value.replace(/[\\,=]/g, (c) => `\\${c}`);

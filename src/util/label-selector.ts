@@ -90,7 +90,12 @@ const CHARSET =
 
 /**
  * Problems with a label key (`[dns-subdomain-prefix/]name`); empty when the key is valid.
- * @example `labelKeyProblems("example.com/app") // []`
+ *
+ * @example
+ * ```ts
+ * labelKeyProblems("example.com/app"); // → []
+ * labelKeyProblems("-app").length;     // → 1 (the name part must start with an alphanumeric character)
+ * ```
  */
 export function labelKeyProblems(key: string): string[] {
   const parts = key.split("/");
@@ -113,7 +118,12 @@ export function labelKeyProblems(key: string): string[] {
 
 /**
  * Problems with a label value (at most 63 characters, may be empty); empty when it is valid.
- * @example `labelValueProblems("-bad").length // 1`
+ *
+ * @example
+ * ```ts
+ * labelValueProblems("v1.2");        // → []
+ * labelValueProblems("-bad").length; // → 1
+ * ```
  */
 export function labelValueProblems(value: string): string[] {
   const problems: string[] = [];
@@ -325,7 +335,11 @@ const OBJECT_OPERATORS: Readonly<Record<string, LabelOperator>> = {
  * Converts a `metav1.LabelSelector` object into a {@link LabelSelector}, like apimachinery's
  * `LabelSelectorAsSelector`: `null`/`undefined` selects nothing, `{}` selects everything.
  * @throws InvalidSelectorError for an unknown operator or invalid keys/values.
- * @example `labelSelectorFromObject({ matchLabels: { app: "web" } }).toString() // "app=web"`
+ *
+ * @example
+ * ```ts
+ * labelSelectorFromObject({ matchLabels: { app: "web" } }).toString(); // → "app=web"
+ * ```
  */
 export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefined): LabelSelector {
   if (sel === null || sel === undefined) return makeSelector([], true);
@@ -349,7 +363,12 @@ export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefi
  * `matchExpressions` entry). A missing selector (`null`/`undefined`) matches nothing; an empty
  * one matches everything.
  * @throws InvalidSelectorError for an unknown operator or invalid keys/values.
- * @example `matchLabelSelectorObject({ matchLabels: { app: "web" } }, { app: "web" }) // true`
+ *
+ * @example
+ * ```ts
+ * matchLabelSelectorObject({ matchLabels: { app: "web" } }, { app: "web", tier: "frontend" }); // → true
+ * matchLabelSelectorObject(undefined, { app: "web" });                                        // → false
+ * ```
  */
 export function matchLabelSelectorObject(
   sel: LabelSelectorObject | null | undefined,

@@ -8,7 +8,10 @@
  *
  * @example
  * ```ts
- * const sizes = await mapBounded(["a", "b", "c"], 2, async (name) => (await read(name)).length);
+ * import { readFile } from "node:fs/promises";
+ *
+ * // at most 2 files open at a time; sizes[i] is the size of the i-th file
+ * const sizes = await mapBounded(["a.yaml", "b.yaml", "c.yaml"], 2, async (path) => (await readFile(path)).length);
  * ```
  */
 export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {

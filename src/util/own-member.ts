@@ -10,8 +10,10 @@
  * `obj[key]` if `obj` has it as an own member, else `undefined`.
  *
  * @example
+ * ```ts
  * getMember({}, "constructor");                  // undefined (not Object)
  * getMember(JSON.parse('{"__proto__":1}'), "__proto__"); // 1
+ * ```
  */
 export function getMember(obj: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
@@ -22,8 +24,10 @@ export function getMember(obj: Record<string, unknown>, key: string): unknown {
  * (which a plain assignment would turn into a prototype change).
  *
  * @example
+ * ```ts
  * const out: Record<string, unknown> = {};
  * setMember(out, "__proto__", 1); // Object.keys(out) → ["__proto__"]
+ * ```
  */
 export function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") {

@@ -30,7 +30,7 @@ export interface RequestRecord<Verb extends string = string> {
  *
  * @example
  * ```ts
- * import type { RequestFilter } from "operator-runtime";
+ * import type { RequestFilter } from "operator-runtime/client";
  * const writesToStatus: RequestFilter = { verb: ["patch", "apply"], resource: "widgets/status" };
  * ```
  */
@@ -69,6 +69,11 @@ export interface VerbVocabulary {
  *
  * @example
  * ```ts
+ * const serverVerbs: VerbVocabulary = {
+ *   noun: "an API server verb",
+ *   verbs: ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"],
+ *   advice: { apply: 'server-side apply is a "patch"; use verb: "patch"' },
+ * };
  * verbProblem(serverVerbs, ["get", "apply"]);
  * // 'verb[1] "apply" is not an API server verb: server-side apply is a "patch"; use verb: "patch"'
  * ```

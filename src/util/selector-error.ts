@@ -10,6 +10,8 @@ import { OperatorRuntimeError } from "../errors.ts";
  *
  * @example
  * ```ts
+ * import { parseLabelSelector } from "operator-runtime/cache";
+ *
  * try {
  *   parseLabelSelector("app=web,");
  * } catch (err) {

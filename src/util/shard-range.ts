@@ -208,6 +208,9 @@ export function shardHashOf(obj: { metadata?: { uid?: string; namespace?: string
  * @throws {InvalidSelectorError} for a malformed selector, as {@link parseShardSelector}.
  * @example
  * ```ts
+ * import type { Pod } from "operator-runtime";
+ *
+ * declare const pods: Pod[];
  * const mine = shardSelectorMatcher("shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')");
  * const kept = pods.filter(mine);
  * ```

@@ -119,11 +119,11 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
 
   const nodeBinary = (alias: string) => path.join(consumer, "node_modules", alias, "bin", "node");
 
-  it("ships only the built output, README, the guides in docs/, CHANGELOG, LICENSE and package.json", () => {
+  it("ships only the built output, README, the guides in docs/, ARCHITECTURE, CHANGELOG, LICENSE and package.json", () => {
     const outside = packedFiles.filter((f) => !f.startsWith("dist/"));
     const guides = readdirSync(path.join(repoRoot, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
     assert.ok(guides.includes("docs/builder.md"), "the Builder guide ships: the README links it");
-    assert.deepEqual(outside.sort(), ["CHANGELOG.md", "LICENSE", "README.md", ...guides, "package.json"].sort());
+    assert.deepEqual(outside.sort(), ["ARCHITECTURE.md", "CHANGELOG.md", "LICENSE", "README.md", ...guides, "package.json"].sort());
     const protoData = (f: string) => f.startsWith(`${PROTO_DIR}/`) && /(\.proto|\/README\.md|\/LICENSE)$/.test(f);
     const openApiData = (f: string) => f.startsWith(`${OPENAPI_DIR}/`) && /(\.json\.br|\/(api|apis|version)\.json|\/README\.md|\/LICENSE)$/.test(f);
     const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f) && !protoData(f) && !openApiData(f));

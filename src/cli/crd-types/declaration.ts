@@ -47,6 +47,9 @@ interface Placeholders {
  *   declares anything but the one declaration (a bug here, never a stack trace).
  * @example
  * ```ts
+ * import { schemaCompiler } from "./schema-compiler.ts";
+ *
+ * const compile = await schemaCompiler();
  * await declaration(compile, { type: "object", properties: { size: { type: "string" } } }, "K8sGPTSpec", "crds/k8sgpt.yaml");
  * // "export interface K8sGPTSpec {\n  size?: string;\n}"
  * ```

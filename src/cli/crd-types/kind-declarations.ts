@@ -70,7 +70,11 @@ function primaryVersion(crd: CrdSource): CrdVersionSource | undefined {
  * @throws {CrdTypesError} when two versions make the same name (`v1-beta1` and `v1beta1`).
  * @example
  * ```ts
- * const { code, names } = await kindDeclarations(crd, (schema, name) => compile(schema, name, options));
+ * import { readCrdFile } from "./crd-source.ts";
+ * import { schemaCompiler } from "./schema-compiler.ts";
+ *
+ * const { crds: [crd] } = await readCrdFile("examples/pinot/crds/datainfra.io_pinots.yaml");
+ * const { code, names } = await kindDeclarations(crd!, await schemaCompiler());
  * names; // ["PinotSpec", "PinotStatus", "Pinot"]
  * ```
  */

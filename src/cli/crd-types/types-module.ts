@@ -16,7 +16,13 @@ import { printable } from "./untrusted-text.ts";
  *   say), naming both CRDs; one module per CRD (`--out`) avoids it.
  * @example
  * ```ts
- * const text = typesModule([await kindDeclarations(crd, compile)]);
+ * import { readCrdFile } from "./crd-source.ts";
+ * import { kindDeclarations } from "./kind-declarations.ts";
+ * import { schemaCompiler } from "./schema-compiler.ts";
+ *
+ * const compile = await schemaCompiler();
+ * const { crds } = await readCrdFile("examples/pinot/crds/datainfra.io_pinots.yaml");
+ * const text = typesModule(await Promise.all(crds.map((crd) => kindDeclarations(crd, compile))));
  * ```
  */
 export function typesModule(declarations: readonly KindDeclarations[]): string {

@@ -171,9 +171,11 @@ function sortElements(elements: PathElement[]): PathElement[] {
  * sorted (fields, then keyed items, then values, then indices), so equal sets serialize equally.
  *
  * @example
+ * ```ts
  * const a = FieldSet.of([["f:spec", "f:replicas"]]);
  * a.union(FieldSet.of([["f:metadata", "f:labels", "f:app"]])).toFieldsV1();
- * // {"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{}}}
+ * // → {"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{}}}
+ * ```
  */
 export class FieldSet {
   readonly #members: Set<PathElement>;
@@ -416,7 +418,9 @@ export function keyFieldsOf(item: Record<string, unknown>, keys: readonly string
  * objects, a {@link ListTypeLookup}.
  *
  * @example
- * fieldsOf({ spec: { replicas: 2 } }, () => ({ type: "atomic" })).printedPaths(); // [".spec.replicas"]
+ * ```ts
+ * fieldsOf({ spec: { replicas: 2 } }, () => ({ type: "atomic" })).printedPaths(); // → [".spec.replicas"]
+ * ```
  */
 export function fieldsOf(obj: KubeObject, types: FieldType | ListTypeLookup, skip: FieldFilter = systemFields): FieldSet {
   const out: PathElement[][] = [];

@@ -77,7 +77,9 @@ export const UNTYPED: DeducedFieldType = {
  * lookup says for its field-name chain, no key defaults and no zero value.
  *
  * @example
- * deducedFieldType(() => ({ type: "set" })).field("metadata"); // { kind: "deduced", … }
+ * ```ts
+ * deducedFieldType(() => ({ type: "set" })).field("metadata"); // → { kind: "deduced", … }
+ * ```
  */
 export function deducedFieldType(lookup: ListTypeLookup, names: readonly string[] = []): DeducedFieldType {
   const fields = new Map<string, DeducedFieldType>();
@@ -115,7 +117,9 @@ function schemasOf(gvPath: string): Record<string, SwaggerSchema> | undefined {
  * v1.36.2's OpenAPI v3 document of its group/version; `undefined` for kinds it does not serve.
  *
  * @example
- * builtinFieldType("apps/v1", "Deployment")?.kind; // "map"
+ * ```ts
+ * builtinFieldType("apps/v1", "Deployment")?.kind; // → "map"
+ * ```
  */
 export function builtinFieldType(apiVersion: string, kind: string): FieldType | undefined {
   const key = `${apiVersion}/${kind}`;
@@ -255,7 +259,9 @@ function hasShapeExtensions(schema: SwaggerSchema): boolean {
  * untyped. No zero value: an unstructured object starts empty.
  *
  * @example
- * crdFieldType({ type: "object", properties: { spec: { type: "object" } } }).kind; // "map"
+ * ```ts
+ * crdFieldType({ type: "object", properties: { spec: { type: "object" } } }).kind; // → "map"
+ * ```
  */
 export function crdFieldType(schema: Record<string, unknown>): FieldType {
   const root = crdType(schema as SwaggerSchema);
@@ -314,7 +320,9 @@ export interface FieldTypeSource {
  * deduced from `listType`, `metadata` typed as the built-in ObjectMeta.
  *
  * @example
- * fieldTypeOf({ apiVersion: "v1", kind: "ConfigMap", listType }).goTyped; // true
+ * ```ts
+ * fieldTypeOf({ apiVersion: "v1", kind: "ConfigMap", listType: () => ({ type: "atomic" }) }).goTyped; // → true
+ * ```
  */
 export function fieldTypeOf(source: FieldTypeSource): { type: FieldType; goTyped: boolean } {
   if (source.schema !== undefined) return { type: crdFieldType(source.schema), goTyped: false };
@@ -361,8 +369,10 @@ export function fieldTypeAt(type: FieldType, name: string): FieldType {
  * Guarantees: `value` is not mutated.
  *
  * @example
+ * ```ts
  * goValue({}, builtinFieldType("apps/v1", "Deployment")!);
- * // { metadata: {}, spec: { selector: null, strategy: {}, template: { metadata: {}, spec: { containers: null } } }, status: {} }
+ * // → { metadata: {}, spec: { selector: null, strategy: {}, template: { metadata: {}, spec: { containers: null } } }, status: {} }
+ * ```
  */
 export function goValue(value: unknown, type: FieldType): unknown {
   if (Array.isArray(value)) {

@@ -22,7 +22,9 @@ import type { JsonObject } from "../json-value.ts";
  * step. Lists whose items can't be named apart (duplicate keys) are treated as atomic.
  *
  * @example
- * mergeApplied({ spec: { a: 1 } }, { spec: { b: 2 } }, () => ({ type: "atomic" })); // { spec: { a: 1, b: 2 } }
+ * ```ts
+ * mergeApplied({ spec: { a: 1 } }, { spec: { b: 2 } }, () => ({ type: "atomic" })); // → { spec: { a: 1, b: 2 } }
+ * ```
  */
 export function mergeApplied(live: JsonObject, applied: JsonObject, types: FieldType | ListTypeLookup): JsonObject {
   return mergeValue(live, applied, typeof types === "function" ? deducedFieldType(types) : types) as JsonObject;

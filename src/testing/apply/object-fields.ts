@@ -91,8 +91,10 @@ export interface FieldComparison {
  * Caveats: the root is never a path. Lists whose items can't be named apart are leaves.
  *
  * @example
+ * ```ts
  * compareObjects({ data: { a: "1" } }, { data: { a: "1" }, metadata: { labels: { x: "y" } } }, () => ({ type: "atomic" }))
- *   .added.toFieldsV1(); // { "f:metadata": { ".": {}, "f:labels": { ".": {}, "f:x": {} } } }
+ *   .added.toFieldsV1(); // → { "f:metadata": { ".": {}, "f:labels": { ".": {}, "f:x": {} } } }
+ * ```
  */
 export function compareObjects(
   old: KubeObject | undefined,
@@ -200,7 +202,9 @@ function isEmptyOrAbsent(value: unknown[] | JsonObject | undefined): boolean {
  * inside list items) and without map fields set to `null`.
  *
  * @example
- * withoutFields({ spec: { a: 1 }, status: { b: 2 } }, (n) => n[0] === "status"); // { spec: { a: 1 } }
+ * ```ts
+ * withoutFields({ spec: { a: 1 }, status: { b: 2 } }, (n) => n[0] === "status"); // → { spec: { a: 1 } }
+ * ```
  */
 export function withoutFields<T>(value: T, skip: FieldFilter, names: readonly string[] = []): T {
   if (Array.isArray(value)) return value.map((item: unknown) => withoutFields(item, skip, names)) as T;

@@ -48,7 +48,9 @@ export interface IgnoredFields {
  * a kind with a status subresource (`statusSubresource: true`), `status` is reset.
  *
  * @example
- * ignoredFieldsFor({ statusSubresource: true }).reset(["status"]); // true
+ * ```ts
+ * ignoredFieldsFor({ statusSubresource: true }).reset(["status"]); // → true
+ * ```
  */
 export function ignoredFieldsFor(options: { statusSubresource?: boolean; subresource?: string } = {}): IgnoredFields {
   if (options.subresource === "status") {
@@ -125,10 +127,16 @@ export interface ServerSideApplyResult {
  * Conflict with `FieldManagerConflict` causes when fields conflict and `force` is false.
  *
  * @example
+ * ```ts
+ * import type { KubeObject, ListTypeLookup } from "../resource-type.ts";
+ *
+ * declare const deployment: KubeObject;
+ * declare const listType: ListTypeLookup; // the ResourceType's
  * const { object } = serverSideApply({
  *   live: undefined, applied: deployment, manager: "my-operator", force: false,
  *   apiVersion: "apps/v1", listType, now: "2026-01-01T00:00:00Z",
  * });
+ * ```
  */
 export function serverSideApply(input: ServerSideApplyInput): ServerSideApplyResult {
   const { live, applied, manager, apiVersion, listType, now } = input;
@@ -225,9 +233,16 @@ export interface RecordUpdateInput {
  * without managedFields stays untracked (returns `[]`) until its first apply.
  *
  * @example
+ * ```ts
+ * import type { KubeObject, ListTypeLookup } from "../resource-type.ts";
+ *
+ * declare const old: KubeObject, updated: KubeObject & { metadata: object };
+ * declare const listType: ListTypeLookup; // the ResourceType's
+ * const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
  * updated.metadata.managedFields = recordUpdate({
  *   old, updated, manager: "kubectl-edit", apiVersion: "v1", listType, now,
  * });
+ * ```
  */
 export function recordUpdate(input: RecordUpdateInput): ManagedFieldsEntry[] {
   const { old, updated, manager, apiVersion, listType, now } = input;

@@ -30,8 +30,15 @@ export interface OwnerReferenceWrite {
  *
  * @example
  * ```ts
+ * import type { Registry } from "../registry.ts";
+ * import type { KubeObject } from "../resource-type.ts";
+ * import type { Authorizer } from "./authorizer.ts";
+ * import type { UserInfo } from "./user-info.ts";
+ *
+ * declare const authorizer: Authorizer, registry: Registry, user: UserInfo, child: KubeObject;
+ * const type = registry.byKind("v1", "ConfigMap")!;
  * checkOwnerReferences(authorizer, registry, user, { type, namespace: "default", subresource: undefined }, child, undefined);
- * // 403: configmaps "child" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: , <nil>
+ * // → throws 403: configmaps "child" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: , <nil>
  * ```
  */
 export function checkOwnerReferences(

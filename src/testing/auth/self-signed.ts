@@ -61,8 +61,10 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
  *
  * @example
  * ```ts
+ * import { createServer } from "node:https";
+ *
  * const { cert, key } = selfSignedCertificate();
- * https.createServer({ cert, key }, listener);
+ * createServer({ cert, key }, (req, res) => res.end("ok")).listen(0, "127.0.0.1");
  * ```
  */
 export function selfSignedCertificate(): SelfSignedCertificate {

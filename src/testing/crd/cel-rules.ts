@@ -25,7 +25,9 @@ const BLOCKING_REASONS: ReadonlySet<string> = new Set([
  * apiserver runs a CEL validator for the kind). Cached per schema object.
  *
  * @example
- * schemaHasCelRules({ type: "object", "x-kubernetes-validations": [{ rule: "true" }] }); // true
+ * ```ts
+ * schemaHasCelRules({ type: "object", "x-kubernetes-validations": [{ rule: "true" }] }); // → true
+ * ```
  */
 export function schemaHasCelRules(schema: JsonSchema): boolean {
   const cached = hasRulesCache.get(schema);
@@ -53,7 +55,11 @@ function walk(node: unknown): boolean {
  * invalid; correct the existing errors to complete validation`. Undefined when none applies.
  *
  * @example
- * celNotCheckedCause([requiredValue("spec.size")]); // the "<nil>" cause
+ * ```ts
+ * import { requiredValue } from "../status.ts";
+ *
+ * celNotCheckedCause([requiredValue("spec.size")]); // → the "<nil>" cause
+ * ```
  */
 export function celNotCheckedCause(causes: readonly StatusCause[]): StatusCause | undefined {
   if (!causes.some((c) => c.reason !== undefined && BLOCKING_REASONS.has(c.reason))) return undefined;

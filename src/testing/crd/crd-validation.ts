@@ -94,8 +94,13 @@ function labelCauses(field: string, value: string | undefined, check: string, pr
  * `spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields`.
  *
  * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ *
+ * declare const crd: KubeObject; // the body of a CRD create
  * validateCrd(crd);                       // throws on an invalid CRD
  * const stored = crdDefaults(crd, new Date());
+ * ```
  */
 export function validateCrd(crd: KubeObject): void {
   const causes = [...metadataCauses(crd), ...specCauses(member(crd, "spec"))];
@@ -248,8 +253,13 @@ function rfc3339(now: Date | string): string {
  *
  * @param now - the time of the write; a `Date` is rendered as RFC 3339 with whole seconds
  * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ *
+ * declare const crd: KubeObject;
  * const stored = crdDefaults(crd, new Date());
- * stored.status; // { conditions: [...], acceptedNames: {...}, storedVersions: ["v1"] }
+ * stored.status; // → { conditions: [...], acceptedNames: {...}, storedVersions: ["v1"] }
+ * ```
  */
 export function crdDefaults(crd: KubeObject, now: Date | string, previous?: KubeObject): KubeObject {
   const out = cloneJson(crd);
@@ -302,7 +312,12 @@ export function crdDefaults(crd: KubeObject, now: Date | string, previous?: Kube
  * which keeps every field.
  *
  * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ *
+ * declare const crd: KubeObject;
  * for (const v of crdVersions(crd)) console.log(v.name, v.storage, v.statusSubresource);
+ * ```
  */
 export function crdVersions(crd: KubeObject): CrdVersion[] {
   return objects(member(crd, "spec")["versions"])

@@ -28,9 +28,11 @@ import type { JsonSchema } from "./schema-node.ts";
  * allow them there).
  *
  * @example
+ * ```ts
  * applyDefaults({ spec: {} }, { type: "object", properties: { spec: { type: "object",
  *   properties: { size: { type: "integer", default: 1 } } } } });
  * // → { spec: { size: 1 } }
+ * ```
  */
 export function applyDefaults(obj: KubeObject, schema: JsonSchema): KubeObject {
   const copy = copyJson(obj);
@@ -44,8 +46,15 @@ export function applyDefaults(obj: KubeObject, schema: JsonSchema): KubeObject {
  * visited, so members kept by `x-kubernetes-preserve-unknown-fields` cost nothing.
  *
  * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ * import { pruneUnknownFields } from "./prune.ts";
+ * import type { JsonSchema } from "./schema-node.ts";
+ *
+ * declare const body: KubeObject, schema: JsonSchema;
  * const { object } = pruneUnknownFields(body, schema);
  * applyDefaultsInPlace(object, schema);
+ * ```
  */
 export function applyDefaultsInPlace(obj: KubeObject, schema: JsonSchema): void {
   defaultInPlace(obj, schema);

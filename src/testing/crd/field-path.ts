@@ -6,8 +6,10 @@
  * The field path of an object member: `spec` + `size` → `spec.size`; the root has path "".
  *
  * @example
- * childPath("spec", "size"); // "spec.size"
- * childPath("", "spec");     // "spec"
+ * ```ts
+ * childPath("spec", "size"); // → "spec.size"
+ * childPath("", "spec");     // → "spec"
+ * ```
  */
 export function childPath(parent: string, key: string): string {
   return parent === "" ? key : `${parent}.${key}`;
@@ -17,7 +19,9 @@ export function childPath(parent: string, key: string): string {
  * The field path of a list element: `spec.items` + 0 → `spec.items[0]`.
  *
  * @example
- * indexPath("spec.items", 0); // "spec.items[0]"
+ * ```ts
+ * indexPath("spec.items", 0); // → "spec.items[0]"
+ * ```
  */
 export function indexPath(parent: string, index: number): string {
   return `${parent}[${index}]`;

@@ -63,9 +63,11 @@ CHECKS["datetime"] = CHECKS["date-time"]!;
  * `email`, `mac`, `byte` (base64), `duration` (Go style, e.g. `1h30m`), `uri`, `int-or-string`.
  *
  * @example
- * matchesFormat("date-time", "2024-05-01T10:00:00Z"); // true
- * matchesFormat("ipv4", "300.1.1.1");                  // false
- * matchesFormat("password", "anything");               // true (not checked)
+ * ```ts
+ * matchesFormat("date-time", "2024-05-01T10:00:00Z"); // → true
+ * matchesFormat("ipv4", "300.1.1.1");                  // → false
+ * matchesFormat("password", "anything");               // → true (not checked)
+ * ```
  */
 export function matchesFormat(format: string, value: string): boolean {
   const check = Object.hasOwn(CHECKS, format) ? CHECKS[format] : undefined;

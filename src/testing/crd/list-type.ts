@@ -15,8 +15,10 @@ const ATOMIC: ListType = { type: "atomic" };
  * by default, `atomic`.
  *
  * @example
+ * ```ts
  * listTypeOf({ type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"] });
  * // → { type: "map", keys: ["name"] }
+ * ```
  */
 export function listTypeOf(schema: JsonSchema | undefined): ListType {
   switch (schemaString(schema, "x-kubernetes-list-type")) {
@@ -36,8 +38,16 @@ export function listTypeOf(schema: JsonSchema | undefined): ListType {
  * Unknown paths and undeclared lists are `atomic`, as for the apiserver.
  *
  * @example
- * const lookup = schemaListType(schema);
- * lookup(["spec", "endpoints"]); // { type: "map", keys: ["port"] }
+ * ```ts
+ * const lookup = schemaListType({
+ *   type: "object",
+ *   properties: { spec: { type: "object", properties: { endpoints: {
+ *     type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["port"],
+ *     items: { type: "object", properties: { port: { type: "integer" } } },
+ *   } } } },
+ * });
+ * lookup(["spec", "endpoints"]); // → { type: "map", keys: ["port"] }
+ * ```
  */
 export function schemaListType(schema: JsonSchema | undefined): ListTypeLookup {
   return (path) => {
@@ -65,8 +75,10 @@ function member(schema: JsonSchema | undefined, key: string): JsonSchema | undef
  * occurrence, at `path[i]`. Other lists yield none.
  *
  * @example
+ * ```ts
  * listUniquenessCauses(["a", "a"], { "x-kubernetes-list-type": "set" }, "spec.tags");
  * // → [{ reason: "FieldValueDuplicate", field: "spec.tags[1]", message: 'Duplicate value: "a"' }]
+ * ```
  */
 export function listUniquenessCauses(list: readonly unknown[], schema: JsonSchema, path: string): StatusCause[] {
   const listType = listTypeOf(schema);

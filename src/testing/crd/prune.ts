@@ -57,8 +57,12 @@ export interface PruneResult {
  * structural schemas.
  *
  * @example
+ * ```ts
+ * const schema = { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } };
+ * const cr = { apiVersion: "example.com/v1", kind: "Widget", spec: { size: 1, typo: true } };
  * const { object, prunedFields } = pruneUnknownFields(cr, schema);
  * // prunedFields → ["spec.typo"]
+ * ```
  */
 export function pruneUnknownFields(obj: KubeObject, schema: JsonSchema): PruneResult {
   const prunedFields: string[] = [];
@@ -70,7 +74,9 @@ export function pruneUnknownFields(obj: KubeObject, schema: JsonSchema): PruneRe
  * The message the apiserver uses for a pruned field under `fieldValidation=Warn|Strict`.
  *
  * @example
- * unknownFieldMessage("spec.x"); // 'unknown field "spec.x"'
+ * ```ts
+ * unknownFieldMessage("spec.x"); // → 'unknown field "spec.x"'
+ * ```
  */
 export function unknownFieldMessage(path: string): string {
   return `unknown field ${JSON.stringify(path)}`;

@@ -72,7 +72,9 @@ function replicasCauses(obj: unknown, path: string): StatusCause[] {
  * `.spec.replicas: Invalid value: 0: .spec.replicas accessor error: three is of the type string, expected int64`.
  *
  * @example
+ * ```ts
  * scaleCauses({ spec: { replicas: "three" } }, { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" });
+ * ```
  */
 export function scaleCauses(obj: unknown, scale: ScaleSubresource): StatusCause[] {
   const causes = [...replicasCauses(obj, scale.specReplicasPath)];

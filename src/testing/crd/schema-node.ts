@@ -14,7 +14,9 @@ export type JsonSchema = JsonObject;
  * The node at `schema[key]` if it is a schema object.
  *
  * @example
- * subSchema({ items: { type: "string" } }, "items"); // { type: "string" }
+ * ```ts
+ * subSchema({ items: { type: "string" } }, "items"); // → { type: "string" }
+ * ```
  */
 export function subSchema(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
   const value = schema === undefined ? undefined : getMember(schema, key);
@@ -25,7 +27,9 @@ export function subSchema(schema: JsonSchema | undefined, key: string): JsonSche
  * `schema.properties`, or undefined when the node declares none.
  *
  * @example
- * schemaProperties({ properties: { size: { type: "integer" } } }); // { size: {...} }
+ * ```ts
+ * schemaProperties({ properties: { size: { type: "integer" } } }); // → { size: {...} }
+ * ```
  */
 export function schemaProperties(schema: JsonSchema | undefined): Record<string, JsonSchema> | undefined {
   const props = subSchema(schema, "properties");
@@ -51,7 +55,9 @@ const propertiesCache = new WeakMap<JsonObject, Record<string, JsonSchema>>();
  * undefined when absent or `false`.
  *
  * @example
- * additionalSchema({ additionalProperties: { type: "string" } }); // { type: "string" }
+ * ```ts
+ * additionalSchema({ additionalProperties: { type: "string" } }); // → { type: "string" }
+ * ```
  */
 export function additionalSchema(schema: JsonSchema | undefined): JsonSchema | true | undefined {
   const value = schema?.["additionalProperties"];
@@ -63,7 +69,9 @@ export function additionalSchema(schema: JsonSchema | undefined): JsonSchema | t
  * The sub-schemas of a junctor (`allOf`, `anyOf`, `oneOf`); empty when absent.
  *
  * @example
- * schemaList({ anyOf: [{ type: "integer" }, { type: "string" }] }, "anyOf").length; // 2
+ * ```ts
+ * schemaList({ anyOf: [{ type: "integer" }, { type: "string" }] }, "anyOf").length; // → 2
+ * ```
  */
 export function schemaList(schema: JsonSchema | undefined, key: "allOf" | "anyOf" | "oneOf"): JsonSchema[] {
   const value = schema?.[key];
@@ -74,7 +82,9 @@ export function schemaList(schema: JsonSchema | undefined, key: "allOf" | "anyOf
  * True when the boolean extension or keyword `key` is set to `true`.
  *
  * @example
- * schemaFlag({ "x-kubernetes-int-or-string": true }, "x-kubernetes-int-or-string"); // true
+ * ```ts
+ * schemaFlag({ "x-kubernetes-int-or-string": true }, "x-kubernetes-int-or-string"); // → true
+ * ```
  */
 export function schemaFlag(schema: JsonSchema | undefined, key: string): boolean {
   return schema?.[key] === true;
@@ -84,7 +94,9 @@ export function schemaFlag(schema: JsonSchema | undefined, key: string): boolean
  * A string keyword (`type`, `format`, `pattern`, `x-kubernetes-list-type`…), or undefined.
  *
  * @example
- * schemaString({ type: "object" }, "type"); // "object"
+ * ```ts
+ * schemaString({ type: "object" }, "type"); // → "object"
+ * ```
  */
 export function schemaString(schema: JsonSchema | undefined, key: string): string | undefined {
   const value = schema?.[key];
@@ -95,7 +107,9 @@ export function schemaString(schema: JsonSchema | undefined, key: string): strin
  * A numeric keyword (`minimum`, `maxLength`…), or undefined.
  *
  * @example
- * schemaNumber({ minimum: 1 }, "minimum"); // 1
+ * ```ts
+ * schemaNumber({ minimum: 1 }, "minimum"); // → 1
+ * ```
  */
 export function schemaNumber(schema: JsonSchema | undefined, key: string): number | undefined {
   const value = schema?.[key];
@@ -106,7 +120,9 @@ export function schemaNumber(schema: JsonSchema | undefined, key: string): numbe
  * A list-of-strings keyword (`required`, `x-kubernetes-list-map-keys`); empty when absent.
  *
  * @example
- * schemaStrings({ required: ["spec"] }, "required"); // ["spec"]
+ * ```ts
+ * schemaStrings({ required: ["spec"] }, "required"); // → ["spec"]
+ * ```
  */
 export function schemaStrings(schema: JsonSchema | undefined, key: string): string[] {
   const value = schema?.[key];
@@ -117,7 +133,9 @@ export function schemaStrings(schema: JsonSchema | undefined, key: string): stri
  * True when the node preserves unknown fields (`x-kubernetes-preserve-unknown-fields: true`).
  *
  * @example
- * preservesUnknownFields({ type: "object", "x-kubernetes-preserve-unknown-fields": true }); // true
+ * ```ts
+ * preservesUnknownFields({ type: "object", "x-kubernetes-preserve-unknown-fields": true }); // → true
+ * ```
  */
 export function preservesUnknownFields(schema: JsonSchema | undefined): boolean {
   return schemaFlag(schema, "x-kubernetes-preserve-unknown-fields");
@@ -128,7 +146,9 @@ export function preservesUnknownFields(schema: JsonSchema | undefined): boolean 
  * whose `apiVersion`, `kind` and `metadata` are always kept.
  *
  * @example
- * isEmbeddedResource({ type: "object", "x-kubernetes-embedded-resource": true }); // true
+ * ```ts
+ * isEmbeddedResource({ type: "object", "x-kubernetes-embedded-resource": true }); // → true
+ * ```
  */
 export function isEmbeddedResource(schema: JsonSchema | undefined): boolean {
   return schemaFlag(schema, "x-kubernetes-embedded-resource");
@@ -138,7 +158,9 @@ export function isEmbeddedResource(schema: JsonSchema | undefined): boolean {
  * True when the node accepts an integer or a string (`x-kubernetes-int-or-string: true`).
  *
  * @example
- * isIntOrString({ "x-kubernetes-int-or-string": true }); // true
+ * ```ts
+ * isIntOrString({ "x-kubernetes-int-or-string": true }); // → true
+ * ```
  */
 export function isIntOrString(schema: JsonSchema | undefined): boolean {
   return schemaFlag(schema, "x-kubernetes-int-or-string");

@@ -37,7 +37,13 @@ const scaleBySchema = new WeakMap<JsonSchema, ScaleSubresource>();
  * `scale` in the context (the CRD controller registers each served version's pair).
  *
  * @example
- * rememberScaleOfSchema(version.schema, version.scale);
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ * import { crdVersions } from "./crd-validation.ts";
+ *
+ * declare const crd: KubeObject;
+ * for (const version of crdVersions(crd)) rememberScaleOfSchema(version.schema, version.scale);
+ * ```
  */
 export function rememberScaleOfSchema(schema: JsonSchema, scale: ScaleSubresource | undefined): void {
   if (scale === undefined) scaleBySchema.delete(schema);
@@ -87,9 +93,15 @@ export interface PreparedCustomResource {
  * validation walk that visits only the schema-described parts: linear in the object's size.
  *
  * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ * import type { CrdVersion } from "./crd-validation.ts";
+ *
+ * declare const body: KubeObject, version: CrdVersion;
  * const { object, prunedFields } = prepareCustomResource(body, version.schema, {
  *   kind: "Pinot", group: "datainfra.io", name: body.metadata?.name ?? "",
  * });
+ * ```
  */
 export function prepareCustomResource(obj: KubeObject, schema: JsonSchema, ctx: CustomResourceContext): PreparedCustomResource {
   const { object, prunedFields } = pruneUnknownFields(obj, schema);
@@ -104,7 +116,12 @@ export function prepareCustomResource(obj: KubeObject, schema: JsonSchema, ctx: 
  * (see {@link prepareCustomResource}); empty when valid.
  *
  * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ *
+ * declare const widget: KubeObject, schema: JsonSchema;
  * customResourceCauses(widget, schema, { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" });
+ * ```
  */
 export function customResourceCauses(object: unknown, schema: JsonSchema, scale?: ScaleSubresource): StatusCause[] {
   const { schemaCauses, listCauses } = validateCustomResourceSchema(object, schema);

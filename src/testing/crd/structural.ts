@@ -41,8 +41,10 @@ function flag(node: JsonObject, key: string): boolean {
  * checks (`$ref`, `uniqueItems`, defaults validity…) are not implemented.
  *
  * @example
+ * ```ts
  * structuralCauses({ type: "object", properties: { spec: { properties: {} } } }, "spec.validation.openAPIV3Schema");
  * // → [spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields]
+ * ```
  */
 export function structuralCauses(schema: JsonObject, path: string): StatusCause[] {
   const causes: StatusCause[] = [];
@@ -58,8 +60,10 @@ export function structuralCauses(schema: JsonObject, path: string): StatusCause[
  * `x-kubernetes-preserve-unknown-fields: false`, in a depth-first walk.
  *
  * @example
+ * ```ts
  * genericSchemaCauses({ type: "object", properties: { a: { type: "array", uniqueItems: true, items: { type: "string" } } } }, "spec.validation.openAPIV3Schema");
  * // → [spec.validation.openAPIV3Schema.properties[a].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic]
+ * ```
  */
 export function genericSchemaCauses(schema: JsonObject, path: string): StatusCause[] {
   const causes: StatusCause[] = [];

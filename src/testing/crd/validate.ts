@@ -52,9 +52,12 @@ import type { JsonSchema } from "./schema-node.ts";
  * unchanged invalid fields on update) is not implemented. List-type duplicates come last.
  *
  * @example
+ * ```ts
+ * const schema = { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } };
  * validateAgainstSchema({ spec: { size: "big" } }, schema);
  * // → [{ reason: "FieldValueTypeInvalid", field: "spec.size",
  * //      message: 'Invalid value: "string": spec.size in body must be of type integer: "string"' }]
+ * ```
  */
 export function validateAgainstSchema(obj: unknown, schema: JsonSchema): StatusCause[] {
   const { schemaCauses, listCauses } = validateCustomResourceSchema(obj, schema);
@@ -75,7 +78,13 @@ export interface SchemaValidationResult {
  * subresource checks, then the list-type ones.
  *
  * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ * import type { JsonSchema } from "./schema-node.ts";
+ *
+ * declare const cr: KubeObject, schema: JsonSchema;
  * const { schemaCauses, listCauses } = validateCustomResourceSchema(cr, schema);
+ * ```
  */
 export function validateCustomResourceSchema(obj: unknown, schema: JsonSchema): SchemaValidationResult {
   const sink: Sink = { causes: [], listCauses: [] };

@@ -39,7 +39,9 @@ function readBrotli(file: URL): string | undefined {
  * one with a vendored document; the OIDC discovery paths have none), with each document's hash.
  *
  * @example
- * builtinV3Index().get("apis/batch/v1"); // "9C0A…" (128 hex digits)
+ * ```ts
+ * builtinV3Index().get("apis/batch/v1"); // → "94F997B5…" (the document's SHA-512, 128 hex digits)
+ * ```
  */
 export function builtinV3Index(): ReadonlyMap<string, string> {
   if (index) return index;
@@ -62,7 +64,9 @@ function existsDocument(path: string): boolean {
  * when kube-apiserver v1.36.2 publishes none there.
  *
  * @example
- * builtinV3Document("apis/batch/v1")?.json.startsWith('{"openapi":"3.0.0"'); // true
+ * ```ts
+ * builtinV3Document("apis/batch/v1")?.json.startsWith('{"openapi":"3.0.0"'); // → true
+ * ```
  */
 export function builtinV3Document(path: string): BuiltinV3Document | undefined {
   const hash = builtinV3Index().get(path);

@@ -76,7 +76,9 @@ export function builtinDefinitions(): Record<string, SwaggerSchema> {
  * serves no such kind.
  *
  * @example
- * definitionOfKind("batch", "v1", "Job"); // "io.k8s.api.batch.v1.Job"
+ * ```ts
+ * definitionOfKind("batch", "v1", "Job"); // → "io.k8s.api.batch.v1.Job"
+ * ```
  */
 export function definitionOfKind(group: string, version: string, kind: string): string | undefined {
   if (!byKind) {
@@ -101,7 +103,9 @@ export function resolveRef(ref: string): SwaggerSchema | undefined {
  * serves no such group/version. `gvPath` is `api/v1` or `apis/<group>/<version>`.
  *
  * @example
- * builtinOpenApiV3Text("apis/batch/v1"); // '{"openapi":"3.0.0",…'
+ * ```ts
+ * builtinOpenApiV3Text("apis/batch/v1"); // → '{"openapi":"3.0.0",…'
+ * ```
  */
 export function builtinOpenApiV3Text(gvPath: string): string | undefined {
   if (!/^(api\/v1|apis\/[a-z0-9.-]+\/v[a-z0-9]+)$/.test(gvPath)) return undefined;

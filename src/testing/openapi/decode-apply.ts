@@ -30,8 +30,12 @@ export class UnclassifiedStatusError extends StatusError {
  * `.spec.ports[0]`): in each object, members are checked up to the first undeclared one.
  *
  * @example
+ * ```ts
+ * import { goTypeOfKind } from "./decode-schema.ts";
+ *
  * typedPatchErrors(goTypeOfKind("apps", "v1", "Deployment")!, { spec: { foo: 1 } });
- * // [".spec.foo: field not declared in schema"]
+ * // → [".spec.foo: field not declared in schema"]
+ * ```
  */
 export function typedPatchErrors(type: GoType, obj: unknown): string[] {
   const errors: string[] = [];
@@ -44,8 +48,14 @@ export function typedPatchErrors(type: GoType, obj: unknown): string[] {
  * when there are none. `namespace` and `name` are those of the configuration as sent.
  *
  * @example
+ * ```ts
+ * import { goTypeOfKind } from "./decode-schema.ts";
+ *
+ * const deployment = goTypeOfKind("apps", "v1", "Deployment")!;
+ * const body = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { foo: 1 } };
  * typedPatchError(deployment, body, { group: "apps", version: "v1", kind: "Deployment" }, "", "web")?.message;
- * // "failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.foo: field not declared in schema"
+ * // → "failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.foo: field not declared in schema"
+ * ```
  */
 export function typedPatchError(
   type: GoType,

@@ -73,8 +73,13 @@ interface State {
  * - Free-form values (`RawExtension`, `FieldsV1`, `JSON`) are kept as they are.
  *
  * @example
+ * ```ts
+ * import { goTypeOfKind } from "./decode-schema.ts";
+ *
+ * const body = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, spec: { a: 1 } };
  * const { object, unknownFields, typeErrors } = decodeBuiltin(goTypeOfKind("", "v1", "ConfigMap")!, body);
  * // unknownFields → ["spec"]; object has no spec
+ * ```
  */
 export function decodeBuiltin(type: GoType, obj: KubeObject): DecodeResult {
   const state: State = { unknown: new Set(), soft: [], hard: undefined };
@@ -88,7 +93,9 @@ export function decodeBuiltin(type: GoType, obj: KubeObject): DecodeResult {
  * unknown field.
  *
  * @example
- * unknownFieldWarning("spec.foo"); // 'unknown field "spec.foo"'
+ * ```ts
+ * unknownFieldWarning("spec.foo"); // → 'unknown field "spec.foo"'
+ * ```
  */
 export function unknownFieldWarning(path: string): string {
   return `unknown field ${JSON.stringify(path)}`;
@@ -98,7 +105,9 @@ export function unknownFieldWarning(path: string): string {
  * The error kube-apiserver's strict decoder returns for `fieldValidation=Strict`.
  *
  * @example
- * strictDecodingError(["spec", "x"]); // 'strict decoding error: unknown field "spec", unknown field "x"'
+ * ```ts
+ * strictDecodingError(["spec", "x"]); // → 'strict decoding error: unknown field "spec", unknown field "x"'
+ * ```
  */
 export function strictDecodingError(unknownFields: readonly string[]): string {
   return `strict decoding error: ${unknownFields.map(unknownFieldWarning).join(", ")}`;

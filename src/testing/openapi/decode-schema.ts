@@ -84,7 +84,9 @@ const byKind = new Map<string, GoType | null>();
  * such kind. Compiled on first use and cached.
  *
  * @example
- * goTypeOfKind("apps", "v1", "Deployment")?.goType; // "v1.Deployment"
+ * ```ts
+ * goTypeOfKind("apps", "v1", "Deployment")?.goType; // → "v1.Deployment"
+ * ```
  */
 export function goTypeOfKind(group: string, version: string, kind: string): GoType | undefined {
   const key = `${group}/${version}/${kind}`;

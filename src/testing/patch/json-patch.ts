@@ -68,6 +68,9 @@ export const JSON_PATCH_REJECTED = "the server rejected our request due to an er
  *
  * @example
  * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ *
+ * declare const cm: KubeObject;
  * const next = applyJsonPatch(cm, [
  *   { op: "test", path: "/data/mode", value: "a" },
  *   { op: "replace", path: "/data/mode", value: "b" },

@@ -145,9 +145,9 @@ function ruleFor(kind: string, apiVersion: string | undefined, path: readonly st
  *
  * @example
  * ```ts
- * builtinListType("Pod")(["spec", "containers"]); // { type: "map", keys: ["name"] }
- * builtinListType("Pod")(["metadata", "finalizers"]); // { type: "set" }
- * builtinListType("Pod")(["spec", "tolerations"]); // { type: "atomic" }
+ * builtinListType("Pod")(["spec", "containers"]); // → { type: "map", keys: ["name"] }
+ * builtinListType("Pod")(["metadata", "finalizers"]); // → { type: "set" }
+ * builtinListType("Pod")(["spec", "tolerations"]); // → { type: "atomic" }
  * ```
  */
 export function builtinListType(kind: string, apiVersion?: string): ListTypeLookup {
@@ -165,8 +165,8 @@ export function builtinListType(kind: string, apiVersion?: string): ListTypeLook
  *
  * @example
  * ```ts
- * strategicMergeKey("Deployment", ["spec", "template", "spec", "containers", "ports"]); // "containerPort"
- * strategicMergeKey("Service", ["spec", "ports"]); // "port"
+ * strategicMergeKey("Deployment", ["spec", "template", "spec", "containers", "ports"]); // → "containerPort"
+ * strategicMergeKey("Service", ["spec", "ports"]); // → "port"
  * ```
  */
 export function strategicMergeKey(kind: string, path: readonly string[], apiVersion?: string): string | undefined {
@@ -180,8 +180,8 @@ export function strategicMergeKey(kind: string, path: readonly string[], apiVers
  *
  * @example
  * ```ts
- * strategicListType("Job", ["status", "conditions"], "batch/v1"); // { type: "map", keys: ["type"] }
- * strategicListType("Pod", ["metadata", "finalizers"]); // { type: "set" }
+ * strategicListType("Job", ["status", "conditions"], "batch/v1"); // → { type: "map", keys: ["type"] }
+ * strategicListType("Pod", ["metadata", "finalizers"]); // → { type: "set" }
  * ```
  */
 export function strategicListType(kind: string, path: readonly string[], apiVersion?: string): ListType {

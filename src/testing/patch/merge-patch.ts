@@ -20,7 +20,7 @@ import { mergePatch } from "../../util/merge-patch.ts";
  * @example
  * ```ts
  * applyMergePatch({ metadata: { name: "a" }, data: { x: "1", y: "2" } }, { data: { y: null } });
- * // { metadata: { name: "a" }, data: { x: "1" } }
+ * // → { metadata: { name: "a" }, data: { x: "1" } }
  * ```
  */
 export function applyMergePatch(doc: KubeObject, patch: unknown): KubeObject {

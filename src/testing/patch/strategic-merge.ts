@@ -58,6 +58,9 @@ const SET_ELEMENT_ORDER = "$setElementOrder/";
  *
  * @example
  * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ *
+ * declare const deployment: KubeObject;
  * const next = applyStrategicMergePatch(deployment, {
  *   spec: { template: { spec: { containers: [{ name: "app", image: "app:v2" }] } } },
  * }, "Deployment");

@@ -29,6 +29,9 @@ const hasAll = (set: readonly string[] | undefined, values: readonly string[] | 
  *
  * @example
  * ```ts
+ * import type { Attributes } from "../auth/attributes.ts";
+ *
+ * declare const attrs: Attributes;
  * ruleAllows(attrs, { verbs: ["get"], apiGroups: ["apps"], resources: ["deployments/status"] });
  * ```
  */
@@ -93,7 +96,7 @@ function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
  * @example
  * ```ts
  * uncovered([{ verbs: ["*"], apiGroups: [""], resources: ["configmaps"] }], [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"] }]);
- * // [{ apiGroups: [""], resources: ["secrets"], verbs: ["get"] }]
+ * // → [{ apiGroups: [""], resources: ["secrets"], verbs: ["get"] }]
  * ```
  */
 export function uncovered(owner: readonly PolicyRule[], servant: readonly PolicyRule[]): PolicyRule[] {

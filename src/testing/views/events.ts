@@ -41,7 +41,9 @@ const RENAMES: ReadonlyArray<readonly [core: string, v1: string]> = [
  * Formats a date as a Kubernetes MicroTime: RFC 3339 in UTC with exactly six fractional digits.
  *
  * @example
- * microTime(new Date("2026-01-02T03:04:05.123Z")); // "2026-01-02T03:04:05.123000Z"
+ * ```ts
+ * microTime(new Date("2026-01-02T03:04:05.123Z")); // → "2026-01-02T03:04:05.123000Z"
+ * ```
  */
 export function microTime(date: Date): string {
   return `${date.toISOString().slice(0, 23)}000Z`;
@@ -51,7 +53,9 @@ export function microTime(date: Date): string {
  * Formats a date as a Kubernetes Time (`metav1.Time`): RFC 3339 in UTC, whole seconds.
  *
  * @example
- * wholeSeconds(new Date("2026-01-02T03:04:05.123Z")); // "2026-01-02T03:04:05Z"
+ * ```ts
+ * wholeSeconds(new Date("2026-01-02T03:04:05.123Z")); // → "2026-01-02T03:04:05Z"
+ * ```
  */
 export function wholeSeconds(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
@@ -63,7 +67,9 @@ export function wholeSeconds(date: Date): string {
  * when it is not an RFC 3339 timestamp.
  *
  * @example
- * normalizeMicroTime("2026-01-02T03:04:05.1234567+01:00"); // "2026-01-02T02:04:05.123456Z"
+ * ```ts
+ * normalizeMicroTime("2026-01-02T03:04:05.1234567+01:00"); // → "2026-01-02T02:04:05.123456Z"
+ * ```
  */
 export function normalizeMicroTime(value: string): string {
   const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/i.exec(value);
@@ -78,8 +84,10 @@ export function normalizeMicroTime(value: string): string {
  * Converts a stored core/v1 Event into its `events.k8s.io/v1` view.
  *
  * @example
+ * ```ts
  * const v1 = coreToEventsV1({ apiVersion: "v1", kind: "Event", metadata: { name: "a.1" }, message: "hi" });
- * v1.note; // "hi"
+ * v1.note; // → "hi"
+ * ```
  */
 export function coreToEventsV1(ev: KubeObject): KubeObject {
   const out: KubeObject = { apiVersion: EVENTS_V1, kind: "Event" };
@@ -92,8 +100,10 @@ export function coreToEventsV1(ev: KubeObject): KubeObject {
  * Converts an `events.k8s.io/v1` Event into the core/v1 Event that is stored.
  *
  * @example
+ * ```ts
  * const core = eventsV1ToCore({ apiVersion: "events.k8s.io/v1", kind: "Event", note: "hi" });
- * core.message; // "hi"
+ * core.message; // → "hi"
+ * ```
  */
 export function eventsV1ToCore(ev: KubeObject): KubeObject {
   const out: KubeObject = { apiVersion: "v1", kind: "Event" };
@@ -111,7 +121,9 @@ export function eventsV1ToCore(ev: KubeObject): KubeObject {
  * Caveat: kube-apiserver itself does not default these (client-go's recorder sets them).
  *
  * @example
- * coreEventDefaults({ kind: "Event", reason: "Started" }, new Date()).count; // 1
+ * ```ts
+ * coreEventDefaults({ kind: "Event", reason: "Started" }, new Date()).count; // → 1
+ * ```
  */
 export function coreEventDefaults(ev: KubeObject, now: Date): KubeObject {
   const out = structuredClone(ev);
@@ -133,7 +145,9 @@ export function coreEventDefaults(ev: KubeObject, now: Date): KubeObject {
  * `lastObservedTime`.
  *
  * @example
- * validateEventsV1Create({ apiVersion: "events.k8s.io/v1", kind: "Event", metadata: { name: "x" } }); // throws 422
+ * ```ts
+ * validateEventsV1Create({ apiVersion: "events.k8s.io/v1", kind: "Event", metadata: { name: "x" } }); // → throws 422
+ * ```
  */
 export function validateEventsV1Create(ev: KubeObject): void {
   const v1 = asEventsV1(ev);
@@ -162,7 +176,12 @@ export function validateEventsV1Create(ev: KubeObject): void {
  * checks for the reporting fields and a changed `series`.
  *
  * @example
- * validateEventsV1Update(stored, { ...coreToEventsV1(stored), note: "changed" }); // throws 422
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ *
+ * declare const stored: KubeObject; // a core/v1 Event
+ * validateEventsV1Update(stored, { ...coreToEventsV1(stored), note: "changed" }); // → throws 422
+ * ```
  */
 export function validateEventsV1Update(old: KubeObject, updated: KubeObject): void {
   const before = asEventsV1(old);
@@ -185,7 +204,9 @@ export function validateEventsV1Update(old: KubeObject, updated: KubeObject): vo
  * Errors: throws a 422 `Invalid` StatusError (kind `Event`, core group).
  *
  * @example
- * validateCoreEvent({ apiVersion: "v1", kind: "Event", metadata: { name: "x", namespace: "a" }, involvedObject: { namespace: "b" } }); // throws 422
+ * ```ts
+ * validateCoreEvent({ apiVersion: "v1", kind: "Event", metadata: { name: "x", namespace: "a" }, involvedObject: { namespace: "b" } }); // → throws 422
+ * ```
  */
 export function validateCoreEvent(ev: KubeObject): void {
   const v1 = asEventsV1(ev);

@@ -48,7 +48,9 @@ const JUNCTORS = ["allOf", "anyOf", "oneOf"] as const;
  * and kind, e.g. `com.example.v1.Widget` for `example.com/v1, Kind=Widget`.
  *
  * @example
- * crdDefinitionName("datainfra.io", "v1beta1", "Pinot"); // "io.datainfra.v1beta1.Pinot"
+ * ```ts
+ * crdDefinitionName("datainfra.io", "v1beta1", "Pinot"); // → "io.datainfra.v1beta1.Pinot"
+ * ```
  */
 export function crdDefinitionName(group: string, version: string, kind: string): string {
   return [...group.split(".").reverse(), version, kind].join(".");
@@ -60,9 +62,14 @@ export function crdDefinitionName(group: string, version: string, kind: string):
  * see `openapi.ts`).
  *
  * @example
+ * ```ts
+ * import type { ResourceType } from "../resource-type.ts";
+ *
+ * declare const widgetType: ResourceType; // the CRD's com.example/v1 Widget
  * const schemas = crdSchemas(widgetType, "v3");
  * schemas?.["com.example.v1.Widget"]?.["x-kubernetes-group-version-kind"];
- * // [{ group: "example.com", version: "v1", kind: "Widget" }]
+ * // → [{ group: "example.com", version: "v1", kind: "Widget" }]
+ * ```
  */
 export function crdSchemas(t: ResourceType, form: OpenApiForm): Record<string, OpenApiSchema> | undefined {
   if (t.builtin) return undefined;

@@ -68,7 +68,9 @@ const stringMap = (description: string): OpenApiSchema => ({ type: "object", add
  * OwnerReference, Time and FieldsV1, with references in the given form.
  *
  * @example
+ * ```ts
  * metaSchemas("v3")["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]?.properties;
+ * ```
  */
 export function metaSchemas(form: OpenApiForm): Record<string, OpenApiSchema> {
   const time = (description: string) => refProperty(TIME, description, form);

@@ -29,7 +29,13 @@ let builtinBytes: Buffer | undefined;
  * `openapi.v2.Document` protobuf message. Cached while the custom types stay the same objects.
  *
  * @example
+ * ```ts
+ * import type { ServerResponse } from "node:http";
+ * import type { Registry } from "../registry.ts";
+ *
+ * declare const registry: Registry, res: ServerResponse;
  * res.end(openApiV2Protobuf([...registry.all()]));
+ * ```
  */
 export function openApiV2Protobuf(types: ResourceType[]): Buffer {
   const entry = openApiV2Entry(types);
@@ -47,7 +53,9 @@ export function openApiV2Protobuf(types: ResourceType[]): Buffer {
  * A whole Swagger 2.0 document as gnostic's `openapi.v2.Document`.
  *
  * @example
+ * ```ts
  * encodeDocument({ swagger: "2.0", info: { title: "Kubernetes", version: "1.36" }, paths: {} });
+ * ```
  */
 export function encodeDocument(doc: Json): Buffer {
   const fields: Buffer[] = [str(1, text(doc["swagger"]))];

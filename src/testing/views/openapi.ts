@@ -51,7 +51,9 @@ export interface OpenApiRootPath {
  * `api/v1` for core, `apis/<group>/<version>` otherwise.
  *
  * @example
- * openApiGroupVersionPath({ group: "apps", version: "v1" }); // "apis/apps/v1"
+ * ```ts
+ * openApiGroupVersionPath({ group: "apps", version: "v1" }); // → "apis/apps/v1"
+ * ```
  */
 export function openApiGroupVersionPath(t: Pick<ResourceType, "group" | "version">): string {
   return t.group === "" ? `api/${t.version}` : `apis/${t.group}/${t.version}`;
@@ -64,7 +66,13 @@ export function openApiGroupVersionPath(t: Pick<ResourceType, "group" | "version
  * byte order, as kube-apiserver writes them.
  *
  * @example
- * openApiRoot(types).paths["api/v1"]; // { serverRelativeURL: "/openapi/v3/api/v1?hash=7C93…" }
+ * ```ts
+ * import type { Registry } from "../registry.ts";
+ *
+ * declare const registry: Registry;
+ * const types = [...registry.all()];
+ * openApiRoot(types).paths["api/v1"]; // → { serverRelativeURL: "/openapi/v3/api/v1?hash=7C93…" }
+ * ```
  */
 export function openApiRoot(types: ResourceType[]): { paths: Record<string, OpenApiRootPath> } {
   const entries = new Map<string, string>(builtinV3Index());
@@ -142,8 +150,13 @@ function groupVersionDocument(types: readonly ResourceType[], gvPath: string): B
  * `?hash=` query are ignored.
  *
  * @example
+ * ```ts
+ * import type { ResourceType } from "../resource-type.ts";
+ *
+ * declare const types: ResourceType[]; // [...registry.all()]
  * const doc = openApiGroupVersion(types, "apis/batch/v1");
- * doc?.paths["/apis/batch/v1/namespaces/{namespace}/jobs/{name}"]?.patch;
+ * doc?.paths["/apis/batch/v1/namespaces/{namespace}/jobs/{name}"]; // → { get, put, delete, patch, parameters }
+ * ```
  */
 export function openApiGroupVersion(types: ResourceType[], gvPath: string): OpenApiGroupVersionDocument | undefined {
   const builtin = builtinV3Document(cleanGvPath(gvPath));
@@ -156,8 +169,14 @@ export function openApiGroupVersion(types: ResourceType[], gvPath: string): Open
  * and its ETag) and its clean path, or `undefined` if none is served there.
  *
  * @example
+ * ```ts
+ * import type { ServerResponse } from "node:http";
+ * import type { ResourceType } from "../resource-type.ts";
+ *
+ * declare const types: ResourceType[], res: ServerResponse; // types: [...registry.all()]
  * const served = openApiGroupVersionJson(types, "apis/apps/v1");
  * if (served) res.setHeader("ETag", `"${served.hash}"`);
+ * ```
  */
 export function openApiGroupVersionJson(types: ResourceType[], gvPath: string): { json: string; hash: string; gvPath: string } | undefined {
   const wanted = cleanGvPath(gvPath);
@@ -311,7 +330,12 @@ export const OPENAPI_V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2
  * added. Without custom kinds it is the vendored document itself (shared: do not modify).
  *
  * @example
+ * ```ts
+ * import type { ResourceType } from "../resource-type.ts";
+ *
+ * declare const types: ResourceType[]; // [...registry.all()]
  * openApiV2(types).paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]?.patch;
+ * ```
  */
 export function openApiV2(types: ResourceType[]): SwaggerDocument {
   return v2Entry(types).doc;
@@ -370,7 +394,12 @@ export function openApiV2Entry(types: ResourceType[]): { part: CustomV2Part; pro
  * patch strategies), and lists `fieldValidation`.
  *
  * @example
+ * ```ts
+ * import type { ResourceType } from "../resource-type.ts";
+ *
+ * declare const widgetType: ResourceType; // the CRD's com.example/v1 Widget
  * customV2Part([widgetType]).definitions["com.example.v1.Widget"];
+ * ```
  */
 export function customV2Part(custom: readonly ResourceType[]): CustomV2Part {
   const paths: Record<string, Record<string, unknown>> = {};

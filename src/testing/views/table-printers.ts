@@ -27,7 +27,9 @@ export interface BuiltinPrinter {
  * "45s", "12m", "5h", "3d", "2y"; "<invalid>" when more than a second in the future.
  *
  * @example
- * shortHumanDuration(90_000); // "1m"
+ * ```ts
+ * shortHumanDuration(90_000); // → "1m"
+ * ```
  */
 export function shortHumanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);
@@ -47,7 +49,9 @@ export function shortHumanDuration(ms: number): string {
  * 2–3 significant figures): "90s", "5m30s", "3h20m", "2d4h", "400d", "3y45d".
  *
  * @example
- * humanDuration(330_000); // "5m30s"
+ * ```ts
+ * humanDuration(330_000); // → "5m30s"
+ * ```
  */
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);

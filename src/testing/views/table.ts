@@ -46,7 +46,9 @@ const AGE_COLUMN: PrinterColumn = {
  * ClusterRole, RoleBinding, ClusterRoleBinding.
  *
  * @example
- * builtinColumns("ConfigMap")?.columns.map((c) => c.name); // ["Name", "Data", "Age"]
+ * ```ts
+ * builtinColumns("ConfigMap")?.columns.map((c) => c.name); // → ["Name", "Data", "Age"]
+ * ```
  */
 export function builtinColumns(kind: string): BuiltinPrinter | undefined {
   return Object.hasOwn(printers, kind) ? printers[kind] : undefined;
@@ -58,8 +60,13 @@ export function builtinColumns(kind: string): BuiltinPrinter | undefined {
  * built-in kinds; else Name and Age.
  *
  * @example
+ * ```ts
+ * import type { KubeObject, ResourceType } from "../resource-type.ts";
+ *
+ * declare const widgetType: ResourceType, widget: KubeObject;
  * const table = toTable(widgetType, [widget], "42", new Date());
- * table.rows; // [{ cells: ["w1", "3m"], object: { kind: "PartialObjectMetadata", … } }]
+ * table.rows; // → [{ cells: ["w1", "3m"], object: { kind: "PartialObjectMetadata", … } }]
+ * ```
  */
 export function toTable(
   type: ResourceType,
@@ -108,8 +115,10 @@ export function toTable(
  * `application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json`.
  *
  * @example
- * wantsTable("application/json;as=Table;v=v1;g=meta.k8s.io,application/json"); // true
- * wantsTable("application/json"); // false
+ * ```ts
+ * wantsTable("application/json;as=Table;v=v1;g=meta.k8s.io,application/json"); // → true
+ * wantsTable("application/json"); // → false
+ * ```
  */
 export function wantsTable(acceptHeader: string | undefined): boolean {
   if (!acceptHeader) return false;
@@ -137,7 +146,9 @@ export function wantsTable(acceptHeader: string | undefined): boolean {
  * match (empty when a key is missing), or `undefined` if the path is not supported.
  *
  * @example
- * evaluateJsonPath({ spec: { ports: [{ port: 80 }] } }, ".spec.ports[0].port"); // [80]
+ * ```ts
+ * evaluateJsonPath({ spec: { ports: [{ port: 80 }] } }, ".spec.ports[0].port"); // → [80]
+ * ```
  */
 export function evaluateJsonPath(obj: unknown, path: string): unknown[] | undefined {
   const segments = parseJsonPath(path);
