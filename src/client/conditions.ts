@@ -101,7 +101,9 @@ export function setCondition(
 }
 
 /**
- * The condition of a type, or undefined.
+ * The condition of a type, or undefined. Takes any list of conditions with a `type` — your
+ * custom resource's {@link Condition}s or a built-in kind's (a Deployment's `Available`, a Pod's
+ * `Ready`) — and answers an item of that list.
  *
  * @example
  * ```ts
@@ -114,25 +116,29 @@ export function setCondition(
  * console.log(ready?.status ?? "no Ready condition", ready?.message);
  * ```
  */
-export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+export function findCondition<C extends { type: string }>(conditions: readonly C[] | undefined, type: string): C | undefined {
   if (conditions != null) checkArray("findCondition(conditions, type)", "conditions", conditions, "an array of conditions or undefined");
   return conditions?.find((c) => c.type === type);
 }
 
 /**
- * Whether the condition of a type exists with status `True`.
+ * Whether the condition of a type exists with status `True` (any list of conditions with `type`
+ * and `status`: a custom resource's or a built-in kind's).
  *
  * @example
  * ```ts
- * import { defineKind, isConditionTrue } from "operator-runtime";
+ * import { Deployment, defineKind, isConditionTrue } from "operator-runtime";
  * import type { Condition } from "operator-runtime";
  *
  * const Database = defineKind<{ version: string }, { conditions?: Condition[] }>({ apiVersion: "example.com/v1", kind: "Database" });
  * const db = await client.get({ ...Database, namespace: "default", name: "orders" });
  * if (isConditionTrue(db.status?.conditions, "Available")) console.log("orders is available");
+ *
+ * const web = await client.get({ ...Deployment, namespace: "default", name: "web" });
+ * if (isConditionTrue(web.status?.conditions, "Available")) console.log("web is available");
  * ```
  */
-export function isConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
+export function isConditionTrue(conditions: readonly { type: string; status?: string }[] | undefined, type: string): boolean {
   if (conditions != null) checkArray("isConditionTrue(conditions, type)", "conditions", conditions, "an array of conditions or undefined");
   return findCondition(conditions, type)?.status === "True";
 }

@@ -42,7 +42,7 @@ export interface LeaderElectorOptions {
    * @example
    * ```ts
    * import { LeaderElector } from "operator-runtime/controller";
-   * import { ManualClock } from "../util/clock.ts";
+   * import { ManualClock } from "operator-runtime/testing";
    *
    * const clock = new ManualClock();
    * const elector = new LeaderElector({ client, namespace: "operators", name: "op", identity: "a", clock });

@@ -27,4 +27,6 @@ export type { UserKubeConfig } from "./user-kubeconfigs.ts";
 export type { SimulationOptions } from "./simulator.ts";
 export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord } from "./faults.ts";
 export type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";
+export { ManualClock } from "../util/clock.ts";
+export type { Clock } from "../util/clock.ts";
 export type { KubeObject } from "./resource-type.ts";

@@ -201,6 +201,7 @@ const exclusions: Record<string, string> = {
   apiErrorFor: "maps an API server answer to an error; the runtime passes whatever the server sent",
   KubeConfig: "client-node's class, re-exported",
   RequestCounter: "takes no arguments",
+  ManualClock: "takes an optional start time in milliseconds (a number)",
   // Take any value by design.
   ignoreNotFound: "takes any thrown value", isConflict: "takes any thrown value", isNotFound: "takes any thrown value",
   isTerminalError: "takes any thrown value", terminal: "takes any thrown value",

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { findCondition, isConditionTrue, setCondition } from "../../src/client/index.ts";
 import type { Condition } from "../../src/client/index.ts";
 import { OperatorRuntimeError } from "../../src/errors.ts";
+import type { Deployment, ObjectOf } from "../../src/index.ts";
 
 const t0 = new Date("2026-01-01T00:00:00.123Z");
 const t1 = new Date("2026-01-01T00:05:00.000Z");
@@ -62,5 +63,15 @@ describe("status conditions", () => {
     assert.equal(isConditionTrue(list, "Degraded"), false);
     assert.equal(isConditionTrue(list, "Missing"), false);
     assert.equal(isConditionTrue(undefined, "Ready"), false);
+  });
+
+  it("reads a built-in kind's conditions too (a Deployment's, whose status is a plain string)", () => {
+    const web: ObjectOf<typeof Deployment> = {
+      apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" },
+      status: { conditions: [{ type: "Available", status: "True" }, { type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded" }] },
+    };
+    assert.equal(isConditionTrue(web.status?.conditions, "Available"), true);
+    assert.equal(isConditionTrue(web.status?.conditions, "Progressing"), false);
+    assert.equal(findCondition(web.status?.conditions, "Progressing")?.reason, "ProgressDeadlineExceeded");
   });
 });
