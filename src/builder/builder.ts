@@ -9,7 +9,7 @@ import type { KubeObject } from "../client/types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
 import type { ObjectInput } from "../kinds/kind.ts";
 import type { Input } from "../kinds/plain.ts";
-import type { KindRules } from "../../builders/kind-rules.ts";
+import type { KindRules } from "../../builders/index.ts";
 import {
   configMapRules, customObjectRules, deploymentRules, secretRules, serviceRules, statefulSetRules, storageRules,
 } from "../../builders/index.ts";

@@ -5,7 +5,7 @@
  */
 import type { Kind, KubeObject, ObjectReader } from "../client/types.ts";
 import type { ResourceClient } from "../client/resource-client.ts";
-import type { KindRules } from "../../builders/kind-rules.ts";
+import type { KindRules } from "../../builders/index.ts";
 import type { BuilderEventRecorder } from "../controller/event-notes.ts";
 
 /** Options of one object added to a Builder. */

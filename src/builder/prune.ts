@@ -32,7 +32,6 @@ import { isRetainedBy } from "../cache/retained.ts";
 import { OwnedObjects } from "./owned-objects.ts";
 import { checkObject } from "../util/check-args.ts";
 import { isControlledBy } from "../controller/controller-ref.ts";
-export { isControlledBy };
 
 /** The deleting side of a client. */
 export interface ObjectDeleter {

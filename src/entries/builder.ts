@@ -1,6 +1,6 @@
 /**
- * `operator-runtime/builder`: the Builder's parts beyond the Builder itself — pruning an owner's
- * objects on your own ({@link prune}, with the {@link DesiredInventory} of what is still
+ * `operator-runtime/builder`: the Builder (also in the root entry) with everything around it —
+ * its options and results, pruning an owner's objects on your own ({@link prune}, with the {@link DesiredInventory} of what is still
  * wanted), the labels and annotations it stamps on children, and the config-hash tools that
  * roll a workload when a ConfigMap or Secret it reads changes.
  *

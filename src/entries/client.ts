@@ -2,7 +2,8 @@
  * `operator-runtime/client`: everything about talking to the API server — the
  * {@link ResourceClient} and its options, the uncached {@link ApiReader}, request counting,
  * status and conditions, Kubernetes Events ({@link EventRecorder} and its sinks), every kind
- * and object type, every error class, and the structured logger.
+ * and object type, the API error classes (`ApiError` and its kinds, `WriteRefusedError`), and
+ * the structured logger.
  *
  * @example
  * ```ts

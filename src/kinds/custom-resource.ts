@@ -36,7 +36,7 @@ export type CustomResource<Spec, Status = unknown> = {
  * @example
  * ```ts
  * import { defineKind } from "operator-runtime";
- * import type { ObjectOf } from "operator-runtime/client";
+ * import type { ObjectOf } from "operator-runtime";
  *
  * export const Greeting = defineKind<{ name?: string; surname?: string }, { message?: string }>({
  *   apiVersion: "example.com/v1", kind: "Greeting",

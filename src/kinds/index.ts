@@ -11,7 +11,7 @@
  * @example
  * ```ts
  * import { Deployment, defineKind } from "operator-runtime";
- * import type { ObjectOf } from "operator-runtime/client";
+ * import type { ObjectOf } from "operator-runtime";
  * const Greeting = defineKind<{ name: string }, { message?: string }>({ apiVersion: "example.com/v1", kind: "Greeting" });
  * type Greeting = ObjectOf<typeof Greeting>;
  * const greetings = await client.list(Greeting, { namespace: "default" }); // ListPage<Greeting>

@@ -44,8 +44,8 @@ export const SHARD_HASH_SPACE = 2n ** 64n;
  * ```
  */
 export interface HashRange {
-  readonly start: bigint;
-  readonly end: bigint;
+  start: bigint;
+  end: bigint;
 }
 
 /**

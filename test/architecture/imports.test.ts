@@ -91,8 +91,12 @@ const RULES: readonly { name: string; check: (file: string, to: string, imp: Imp
     },
   },
   {
-    name: "nothing in src/ except src/builder/ imports builders/",
-    check: (file, to) => (under(file, "src") && !under(file, "src/builder") && under(to, "builders") ? "only src/builder/ may import builders/" : undefined),
+    name: "nothing in src/ except src/builder/ imports builders/, and it only through builders/index.ts",
+    check: (file, to) => {
+      if (!under(file, "src") || !under(to, "builders")) return undefined;
+      if (!under(file, "src/builder")) return "only src/builder/ may import builders/";
+      return to === "builders/index.ts" ? undefined : "src/builder/ imports the per-kind rules through builders/index.ts, their one interface";
+    },
   },
   {
     name: "nothing in src/ imports examples/, test/, bench/ or scripts/",
@@ -165,11 +169,20 @@ describe("module dependencies point one way", () => {
     ["rbac importing lease (same layer)", "src/rbac/x.ts", 'import { LeaderElector } from "../lease/leader-election.ts";'],
     ["the Builder importing the CLI", "src/builder/x.ts", 'import { main } from "../cli/main.ts";'],
     ["LocalCluster importing the SDK's client", "src/testing/x.ts", 'import { ResourceClient } from "../client/resource-client.ts";'],
+    ["the Builder importing one per-kind file past builders/index.ts", "src/builder/x.ts", 'import type { KindRules } from "../../builders/kind-rules.ts";'],
   ] as const) {
     it(`catches ${bad}`, () => {
       assert.ok(violations([{ path: file, source }]).length >= 1);
     });
   }
+
+  it("every folder and top-level file of src/ has a layer (LocalCluster, src/testing/, has its own rule)", () => {
+    const unplaced = readdirSync(join(ROOT, "src"))
+      .map((name) => `src/${name}`)
+      .filter((path) => path !== "src/testing" && !LAYERS.some((l) => l.includes(path)));
+    assert.deepEqual(unplaced, [], "add each to LAYERS (and ARCHITECTURE.md), or an import into it is never checked");
+    assert.equal(unitOf("src/store/up.ts"), undefined, "a folder outside LAYERS is not a unit: the test above is what catches it");
+  });
 
   it("ARCHITECTURE.md lists the same layers, in the same order", () => {
     const text = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");

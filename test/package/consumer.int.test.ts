@@ -166,6 +166,25 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     await run(process.execPath, [tsc, "-p", "tsconfig.json"], consumer);
   });
 
+  it("marks every 0.1 root name that moved or was renamed as deprecated in a consumer's editor (TypeScript 5.x language service)", { timeout: STEP_MS }, async () => {
+    const deprecatedSource = readFileSync(path.join(repoRoot, "src/deprecated.ts"), "utf8");
+    const aliases = [...deprecatedSource.matchAll(/\/\*\* @deprecated [^*]*\*\/\n {2}(\w+)(?: as (\w+))?,/g)].map((m) => m[2] ?? m[1]!);
+    const kinds = JSON.parse(readFileSync(path.join(repoRoot, "test/api/root-exports-0.1.json"), "utf8")) as Record<string, "value" | "type">;
+    assert.ok(aliases.length > 150, `read ${aliases.length} aliases`);
+    const values = aliases.filter((n) => kinds[n] === "value");
+    const types = aliases.filter((n) => kinds[n] === "type");
+    writeFileSync(path.join(consumer, "deprecated-use.ts"), [
+      `import { ${values.join(", ")} } from "operator-runtime";`,
+      `import type { ${types.join(", ")} } from "operator-runtime";`,
+      "import { Builder } from \"operator-runtime\";",
+      `console.log(Builder, ${values.join(", ")});`,
+      "",
+    ].join("\n"));
+    const report = lastJsonLine(await run(nodeBinary("node24"), ["deprecations.mjs", "typescript5", "deprecated-use.ts"], consumer)) as { deprecated: string[]; errors: string[] };
+    assert.deepEqual(report.errors, [], "the old names still import and type-check");
+    assert.deepEqual(report.deprecated, [...aliases].sort(), "each alias, and nothing else (Builder is not), is reported deprecated");
+  });
+
   it("finds type errors in a consumer's code through the published types", { timeout: STEP_MS }, async () => {
     const broken = readFileSync(path.join(consumer, "operator.ts"), "utf8")
       .replace('spec: { name: "World" }', 'spec: { nmae: "World" }');
