@@ -6,10 +6,12 @@ import { LocalCluster } from "../../src/testing/index.ts";
 import { raw, waitFor, within } from "../support/wait.ts";
 
 const script = fileURLToPath(new URL("../fixtures/operator-process.ts", import.meta.url));
-const LEASE_MS = 2000;
-const RENEW_MS = 1200;
-const RETRY_MS = 200;
-/** Bound on a process starting, taking over or exiting (a lease duration is 2 s). */
+// A renew deadline of several seconds: on a loaded 2-core CI machine a renewal can take over a
+// second, and a leader that misses its deadline stops leading without a release to observe.
+const LEASE_MS = 4000;
+const RENEW_MS = 3000;
+const RETRY_MS = 250;
+/** Bound on a process starting, taking over or exiting (a lease duration is 4 s). */
 const PROCESS_MS = 15_000;
 
 interface Proc {
@@ -134,7 +136,7 @@ describe("two Manager processes with leader election against one LocalCluster", 
     await waitFor(() => has(c, "leading"), "gamma takes over", PROCESS_MS);
     assert.equal(await holder(), "gamma");
     await waitFor(() => lease.holders.includes("gamma"), "the Lease watch to see gamma");
-    assert.deepEqual(lease.holders, ["alpha", "beta", "", "gamma"], "beta released the Lease; gamma took it");
+    assert.deepEqual(lease.holders, ["alpha", "beta", "", "gamma"], `beta released the Lease; gamma took it. beta's log:\n${b.stderr()}`);
     c.child.kill("SIGTERM");
     assert.equal(await within(c.exit, "gamma to exit after SIGTERM", PROCESS_MS), 0, `${JSON.stringify(c.events)}\n${c.stderr()}`);
   });
