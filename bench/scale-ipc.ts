@@ -82,11 +82,13 @@ export class Child {
     });
   }
 
-  /** Forks `file` (a module next to this one) with `--expose-gc`; stdout is dropped, stderr shown. */
-  static fork(name: string, file: string, args: string[] = []): Child {
+  /** Forks `file` (a module next to this one) with `--expose-gc` and `extraArgv`; stdout is dropped, stderr shown. */
+  static fork(name: string, file: string, args: string[] = [], extraArgv: readonly string[] = []): Child {
     hookExit();
     const proc = fork(new URL(file, import.meta.url), args, {
-      execArgv: ["--expose-gc", ...(process.env.SCALE_CHILD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [])],
+      // The environment's options come last: they win over the bench's own.
+      execArgv: ["--expose-gc", ...extraArgv, ...(process.env.SCALE_CHILD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []),
+        ...(name === "operator" ? process.env.SCALE_OPERATOR_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [] : [])],
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
     live.add(proc);

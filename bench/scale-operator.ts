@@ -10,6 +10,7 @@
  *
  * Args: `<kubeconfig path> <workers>`.
  */
+import { getHeapStatistics } from "node:v8";
 import { cpuMs, emit, epochMs, serve } from "./scale-ipc.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
@@ -23,8 +24,15 @@ const memory = async () => {
   await new Promise((resolve) => setImmediate(resolve));
   gc();
   const m = process.memoryUsage();
-  return { rssBytes: m.rss, heapBytes: m.heapUsed };
+  return { rssBytes: m.rss, heapBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external, arrayBuffersBytes: m.arrayBuffers };
 };
+
+/** The largest `heapUsed` seen since the last reset, sampled every 10 ms (garbage included: what the process needed room for). */
+let peakHeapBytes = 0;
+const peakSampler = setInterval(() => {
+  peakHeapBytes = Math.max(peakHeapBytes, getHeapStatistics().used_heap_size);
+}, 10);
+peakSampler.unref();
 const beforeImport = await memory();
 const { Builder, Manager, Action, createLogger, generationChanged, writeStatus } = await import("../src/index.ts");
 const { DataApp } = await import("../examples/dataapp/dataapp.ts");
@@ -39,7 +47,12 @@ const Secret = { apiVersion: "v1", kind: "Secret" };
 const Service = { apiVersion: "v1", kind: "Service" };
 const Deployment = { apiVersion: "apps/v1", kind: "Deployment" };
 
-const mgr = new Manager({ kubeConfig, fieldManager: "dataapp-operator", healthPort: false, recorder: false, logger: createLogger({ level: "error" }) });
+// `--v8-defaults` (SCALE_V8_DEFAULTS=1): V8's own heap sizing, as without the Manager's heapGrowingPercent and gen manifests' NODE_OPTIONS.
+const v8Defaults = process.env.SCALE_V8_DEFAULTS === "1";
+const mgr = new Manager({
+  kubeConfig, fieldManager: "dataapp-operator", healthPort: false, recorder: false, logger: createLogger({ level: "error" }),
+  ...(v8Defaults ? { heapGrowingPercent: false as const } : process.env.SCALE_HEAP_GROWING_PERCENT ? { heapGrowingPercent: Number(process.env.SCALE_HEAP_GROWING_PERCENT) } : {}),
+});
 const apps = mgr.cache.informer(DataApp);
 
 /** Owners whose status records the generation their children were built from. */
@@ -114,6 +127,7 @@ serve({
   /** Starts counting: converged once `owners` owners are done and the queue stayed empty for `quietMs`. */
   expect: ({ owners, quietMs }: { owners: number; quietMs: number }) => {
     target = owners;
+    peakHeapBytes = 0;
     cpuAtExpect = cpuMs();
     reconcilesAtExpect = reconciles;
     clearInterval(watcher);
@@ -131,7 +145,10 @@ serve({
     warmHeapBytes = (await memory()).heapBytes;
     warmObjects = cached().objects;
   },
-  memory: async () => ({ ...(await memory()), ...cached(), warmHeapBytes, warmObjects, baseline, beforeImport, afterImport }),
+  memory: async () => ({
+    ...(await memory()), ...cached(), warmHeapBytes, warmObjects, baseline, beforeImport, afterImport, peakHeapBytes,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  }),
 }, () => mgr.stop());
 
 emit({ event: "ready" });

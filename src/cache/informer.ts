@@ -48,7 +48,7 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
    * selector throws `InvalidSelectorError` from the constructor.
    */
   shardSelector?: string | undefined;
-  /** List in pages of this size (default: one request). */
+  /** List in pages of this many objects (default 500, as client-go; 0: one request). */
   pageSize?: number | undefined;
   logger?: Logger | undefined;
   timings?: ReflectorTimings | undefined;
@@ -140,15 +140,15 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.#reflector = new Reflector<T>({
       client: options.client, kubeConfig: options.kubeConfig, kind: options.kind, namespace: options.namespace,
       labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, shardSelector: options.shardSelector, pageSize: options.pageSize,
-      logger: options.logger, timings: options.timings,
+      logger: options.logger, timings: options.timings, transform: this.#transform,
       sink: {
         replace: (items) => {
           this.#received += items.length;
-          this.#replace(this.#transform ? items.map((o) => this.#transform!(o)) : items);
+          this.#replace(items);
         },
         apply: (type, obj) => {
           this.#received++;
-          this.#apply(type, this.#transform ? this.#transform(obj) : obj);
+          this.#apply(type, obj);
         },
         stale: (stale) => this.#staleChanged(stale),
       },

@@ -3,8 +3,8 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { ResourceInfo } from "../client/discovery.ts";
 import type { KindRef, KubeObject } from "../client/types.ts";
-import type { ListCallOptions } from "../client/client-options.ts";
-import { TooManyRequestsError } from "../errors.ts";
+import type { ListCallOptions, ShardInfo } from "../client/client-options.ts";
+import { GoneError, TooManyRequestsError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
 import { Backoff, resolveTimings } from "./backoff.ts";
@@ -68,8 +68,18 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
    * otherwise here (see {@link Reflector.shardFiltering}).
    */
   shardSelector?: string | undefined;
-  /** List in pages of this size (default: one request). */
+  /**
+   * List in pages of this many objects (`limit` and `continue`), as client-go's reflector does:
+   * no list response is held whole, and each page's objects are transformed before the next
+   * page is read. Default {@link DEFAULT_LIST_PAGE_SIZE}; 0 lists in one request. A `continue`
+   * token that expires mid-list (410) restarts the list as one request.
+   */
   pageSize?: number | undefined;
+  /**
+   * Applied to every object as it arrives (each list page's, each watch event's) before the
+   * sink sees it: the informer's cache transform, so an object's dropped fields never pile up.
+   */
+  transform?: ((obj: T) => T) | undefined;
   sink: ReflectorSink<T>;
   logger?: Logger | undefined;
   timings?: ReflectorTimings | undefined;
@@ -100,6 +110,9 @@ export interface ReflectorStats {
    */
   relists: number;
 }
+
+/** Objects per list page unless `pageSize` says otherwise (client-go's reflector uses 500). */
+export const DEFAULT_LIST_PAGE_SIZE = 500;
 
 /** One run between start() and stop(). */
 interface Session {
@@ -273,7 +286,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
             if (found === "stopped" || s.stopped) return;
             info = found;
           }
-          const listed = await this.#race(s, this.#o.client.listAll<T>(this.#o.kind, this.#listOptions()));
+          const listed = await this.#race(s, this.#listPages());
           if (listed === "stopped" || s.stopped) return;
           this.#rv = listed.resourceVersion;
           this.stats.lists++;
@@ -371,7 +384,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const rv = obj.metadata?.resourceVersion;
     if (type !== "BOOKMARK" && (!this.#shard || this.#shard.keeps(obj))) {
       const typed = { apiVersion: this.#o.kind.apiVersion, kind: this.#o.kind.kind, ...obj } as T;
-      this.#deliver(() => this.#o.sink.apply(type, typed));
+      const stored = this.#o.transform ? this.#o.transform(typed) : typed;
+      this.#deliver(() => this.#o.sink.apply(type, stored));
     }
     if (rv) this.#rv = rv;
   }
@@ -424,6 +438,41 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
+  /**
+   * The whole list, page by page, each page's objects transformed as it arrives (the raw page is
+   * garbage once the next one is read). `resourceVersion` is the last page's; `shardInfo` only when
+   * every page carried the same one (pages may come from different API servers).
+   */
+  async #listPages(): Promise<{ items: T[]; resourceVersion: string; shardInfo?: ShardInfo | undefined }> {
+    const { client, kind, transform } = this.#o;
+    const limit = this.#o.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
+    const base = this.#listOptions();
+    const items: T[] = [];
+    const keep = (page: readonly T[]) => {
+      for (const item of page) items.push(transform ? transform(item) : item);
+    };
+    let page = await client.list<T>(kind, limit > 0 ? { ...base, limit } : base);
+    let shardInfo = page.shardInfo;
+    keep(page.items);
+    while (page.continue) {
+      try {
+        page = await client.list<T>(kind, { ...base, limit, continue: page.continue });
+      } catch (err) {
+        if (!(err instanceof GoneError)) throw err;
+        // The continue token expired (the server compacted past it): list again, in one request.
+        this.#log.info("list continue token expired; listing again in one request", { kind: kind.kind });
+        items.length = 0;
+        page = await client.list<T>(kind, base);
+        shardInfo = page.shardInfo;
+        keep(page.items);
+        break;
+      }
+      if (page.shardInfo?.selector !== shardInfo?.selector) shardInfo = undefined;
+      keep(page.items);
+    }
+    return { items, resourceVersion: page.resourceVersion, shardInfo };
+  }
+
   #listOptions(): ListCallOptions {
     const o = this.#o;
     return {
@@ -431,7 +480,6 @@ export class Reflector<T extends KubeObject = KubeObject> {
       ...(this.#shard ? { shardSelector: this.#shard.selector } : {}),
       ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
       ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
-      ...(o.pageSize !== undefined ? { limit: o.pageSize } : {}),
     };
   }
 

@@ -8,9 +8,10 @@ import type { GenCommand } from "./gen-command.ts";
 import { nameOf, parseModuleArgs, rbacObjects, toYaml } from "./gen-rbac.ts";
 import { GenerateError, loadOperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";
+import { OPERATOR_NODE_OPTIONS, memoryFor } from "./memory-sizing.ts";
 
 /** `operator-runtime gen manifests --help`. */
-export const GEN_MANIFESTS_USAGE = `usage: operator-runtime gen manifests MODULE --image IMG [--namespace NS] [--name NAME] [--replicas N]
+export const GEN_MANIFESTS_USAGE = `usage: operator-runtime gen manifests MODULE --image IMG [--namespace NS] [--name NAME] [--replicas N] [--cached-objects N]
 
 Prints, as YAML, what deploys the operator that MODULE exports (see "gen rbac --help"):
 its CustomResourceDefinitions (the module's \`crds\`), its ServiceAccount, roles and bindings
@@ -26,6 +27,12 @@ options:
                    (default: the Manager's field manager)
   --replicas N     replicas, 1 to 10 (default 1; with leader election more stand
                    by for the Lease, with sharding they split the work)
+  --cached-objects N
+                   how many objects its informers cache (owners and children,
+                   about 1 KiB each; count a 10 KiB object as ten): sizes the memory
+                   request and limit (default 65000: a 512Mi limit). The container
+                   runs Node with ${OPERATOR_NODE_OPTIONS}
+                   (docs/performance.md, "Memory")
   -h, --help       print this help`;
 
 /** What `gen manifests` was asked for. */
@@ -35,6 +42,8 @@ export interface ManifestArgs {
   namespace: string;
   name: string | undefined;
   replicas: number;
+  /** Objects the operator's informers cache (per replica), for its memory request and limit. */
+  cachedObjects: number;
 }
 
 /**
@@ -45,18 +54,24 @@ export interface ManifestArgs {
  * @example
  * ```ts
  * parseManifestArgs(["./operator.ts", "--image", "ghcr.io/me/op:1.0"]);
- * // { module: "./operator.ts", image: "ghcr.io/me/op:1.0", namespace: "default", name: undefined, replicas: 1 }
+ * // { module: "./operator.ts", image: "ghcr.io/me/op:1.0", namespace: "default", name: undefined, replicas: 1, cachedObjects: 65000 }
  * ```
  */
 export function parseManifestArgs(args: readonly string[]): ManifestArgs {
-  const { common, values } = parseModuleArgs(args, { image: { type: "string" }, replicas: { type: "string" } });
+  const { common, values } = parseModuleArgs(args, { image: { type: "string" }, replicas: { type: "string" }, "cached-objects": { type: "string" } });
   if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image)) {
     throw new UsageError(values.image === undefined ? "--image is required (the operator's container image)" : `--image must be an image reference without spaces, got "${values.image}"`);
   }
   const replicas = values.replicas === undefined ? 1 : /^\d+$/.test(values.replicas) ? Number(values.replicas) : Number.NaN;
   if (!(replicas >= 1 && replicas <= 10)) throw new UsageError(`--replicas must be an integer from 1 to 10, got "${values.replicas}"`);
-  return { ...common, image: values.image, replicas };
+  const cached = values["cached-objects"];
+  const cachedObjects = cached === undefined ? DEFAULT_CACHED_OBJECTS : /^\d+$/.test(cached) ? Number(cached) : Number.NaN;
+  if (!(cachedObjects >= 0 && cachedObjects <= 10_000_000)) throw new UsageError(`--cached-objects must be a whole number of objects from 0 to 10000000, got "${cached}"`);
+  return { ...common, image: values.image, replicas, cachedObjects };
 }
+
+/** Cached objects assumed without `--cached-objects`: what a 512Mi limit holds. */
+const DEFAULT_CACHED_OBJECTS = 65_000;
 
 /** Seconds past the longest drain that the grace period adds: the cache stops, the Lease is released. */
 const STOP_MARGIN_SECONDS = 15;
@@ -64,12 +79,13 @@ const STOP_MARGIN_SECONDS = 15;
 /**
  * The Deployment running a Manager: probes on its health port, a grace period longer than the
  * drain (the longest `reconcileTimeoutMs` of its controllers plus {@link STOP_MARGIN_SECONDS}),
- * a restricted security context.
+ * a restricted security context, Node options for a lean heap and a memory request and limit
+ * sized for `cachedObjects` (see `memoryFor`).
  *
  * @throws {GenerateError} when the Manager has neither leader election nor sharding, no health server, or an
  *   ephemeral health port, or a controller has no reconcile timeout (the drain is unbounded).
  */
-export function operatorDeployment(mgr: Manager, options: { name: string; namespace: string; image: string; replicas: number }): KubeObject {
+export function operatorDeployment(mgr: Manager, options: { name: string; namespace: string; image: string; replicas: number; cachedObjects?: number }): KubeObject {
   if (!mgr.leaderElection && !mgr.sharding) {
     throw new GenerateError("the Manager has neither leader election nor sharding: deployed operators run with one of them (more than one replica, safely); give the Manager `leaderElection: { namespace, name }` or `sharding: { ring, namespace }`");
   }
@@ -83,6 +99,7 @@ export function operatorDeployment(mgr: Manager, options: { name: string; namesp
     throw new GenerateError(`controller ${unbounded.join(", ")} has no reconcile timeout (reconcileTimeoutMs 0), so a graceful stop's drain is unbounded; give it one`);
   }
   const drainSeconds = Math.ceil(Math.max(0, ...timeouts) / 1000);
+  const memory = memoryFor(options.cachedObjects ?? DEFAULT_CACHED_OBJECTS);
   const labels = { "app.kubernetes.io/name": options.name };
   const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({
     httpGet: { path, port: "health" }, periodSeconds, failureThreshold, timeoutSeconds: 2,
@@ -108,7 +125,9 @@ export function operatorDeployment(mgr: Manager, options: { name: string; namesp
             ports: [{ name: "health", containerPort: port, protocol: "TCP" }],
             livenessProbe: probe("/healthz", 10, 3),
             readinessProbe: probe("/readyz", 5, 1),
-            resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "512Mi" } },
+            // V8 sized for memory, not throughput: RSS stays near what the caches hold.
+            env: [{ name: "NODE_OPTIONS", value: OPERATOR_NODE_OPTIONS }],
+            resources: { requests: { cpu: "100m", memory: memory.request }, limits: { memory: memory.limit } },
             securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
           }],
         },
@@ -125,7 +144,7 @@ export const genManifests: GenCommand = {
     const options = parseManifestArgs(args);
     const loaded = await loadOperatorModule(options.module);
     const name = nameOf(options.name, loaded);
-    const deployment = operatorDeployment(loaded.manager, { name, namespace: options.namespace, image: options.image, replicas: options.replicas });
+    const deployment = operatorDeployment(loaded.manager, { name, namespace: options.namespace, image: options.image, replicas: options.replicas, cachedObjects: options.cachedObjects });
     const crds = loaded.crds.map(withoutServerFields);
     process.stdout.write(toYaml([...crds, ...rbacObjects(loaded, options.namespace, name), deployment]));
     return 0;

@@ -89,6 +89,20 @@ describe("operator-runtime gen manifests", () => {
     assert.deepEqual([binding.roleRef.kind, binding.roleRef.name], ["Role", "widgets"]);
   });
 
+  it("sizes memory from --cached-objects and runs Node with a lean young generation", async () => {
+    const container = async (args: string[]) =>
+      (((await manifests(["examples/greeting/manager.ts", "--image", "x/g:1", ...args])).docs.at(-1)!.spec as unknown as DeploymentSpec).template.spec.containers[0] as unknown as
+        { env: { name: string; value: string }[]; resources: { requests: { memory: string }; limits: { memory: string } } });
+    const sized = await container(["--cached-objects", "50000"]);
+    assert.deepEqual(sized.env, [{ name: "NODE_OPTIONS", value: "--max-semi-space-size=8" }]);
+    assert.deepEqual([sized.resources.requests.memory, sized.resources.limits.memory], ["351Mi", "448Mi"]);
+    const byDefault = await container([]);
+    assert.equal(byDefault.resources.limits.memory, "512Mi", "65,000 objects: the limit it always had");
+    const r = await complete(["gen", "manifests", "examples/greeting/manager.ts", "--image", "x/g:1", "--cached-objects", "lots"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--cached-objects must be a whole number of objects from 0 to 10000000, got "lots"/);
+  });
+
   it("sizes the grace period from the longest reconcile timeout and probes the Manager's health port", async () => {
     const { docs } = await manifests(["test/cli/fixtures/slow-drain-operator.ts", "--image", "x/slow:1"]);
     const pod = (docs.at(-1)!.spec as unknown as DeploymentSpec).template.spec;
