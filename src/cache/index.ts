@@ -24,7 +24,7 @@ export type { SharedInformerOptions } from "./informer.ts";
 export type { ShardFiltering } from "./shard-filter.ts";
 export { ShardedInformer } from "./sharded-informer.ts";
 export type { ShardBy, ShardedInformerHost, ShardedInformerOptions } from "./sharded-informer.ts";
-export { Reflector } from "./reflector.ts";
+export { Reflector, DEFAULT_LIST_PAGE_SIZE } from "./reflector.ts";
 export type { ReflectorOptions, ReflectorSink, ReflectorStats } from "./reflector.ts";
 export type { ReflectorTimings } from "./backoff.ts";
 export { objectKey } from "./indexer.ts";
