@@ -8,7 +8,7 @@
  * first use does not count as cache), CPU and reconciles from `expect` to convergence, and the
  * heap and cached objects after convergence.
  *
- * Args: `<kubeconfig path> <workers>`.
+ * Args: `<kubeconfig path> <workers> [v8-defaults]`.
  */
 import { getHeapStatistics } from "node:v8";
 import { cpuMs, emit, epochMs, serve } from "./scale-ipc.ts";
@@ -27,7 +27,10 @@ const memory = async () => {
   return { rssBytes: m.rss, heapBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external, arrayBuffersBytes: m.arrayBuffers };
 };
 
-/** The largest `heapUsed` seen since the last reset, sampled every 10 ms (garbage included: what the process needed room for). */
+/**
+ * The largest `heapUsed` seen since the last reset, sampled every 10 ms (garbage included: what
+ * the process needed room for). A lower bound: a sample cannot run during synchronous work.
+ */
 let peakHeapBytes = 0;
 const peakSampler = setInterval(() => {
   peakHeapBytes = Math.max(peakHeapBytes, getHeapStatistics().used_heap_size);
@@ -47,11 +50,11 @@ const Secret = { apiVersion: "v1", kind: "Secret" };
 const Service = { apiVersion: "v1", kind: "Service" };
 const Deployment = { apiVersion: "apps/v1", kind: "Deployment" };
 
-// `--v8-defaults` (SCALE_V8_DEFAULTS=1): V8's own heap sizing, as without the Manager's heapGrowingPercent and gen manifests' NODE_OPTIONS.
-const v8Defaults = process.env.SCALE_V8_DEFAULTS === "1";
+// `--v8-defaults` (third argument "v8-defaults"): V8's own heap sizing, without the Manager's heapGrowingPercent (and, from the parent, without gen manifests' NODE_OPTIONS).
+const v8Defaults = process.argv[4] === "v8-defaults";
 const mgr = new Manager({
   kubeConfig, fieldManager: "dataapp-operator", healthPort: false, recorder: false, logger: createLogger({ level: "error" }),
-  ...(v8Defaults ? { heapGrowingPercent: false as const } : process.env.SCALE_HEAP_GROWING_PERCENT ? { heapGrowingPercent: Number(process.env.SCALE_HEAP_GROWING_PERCENT) } : {}),
+  ...(v8Defaults ? { heapGrowingPercent: false as const } : {}),
 });
 const apps = mgr.cache.informer(DataApp);
 

@@ -3,8 +3,8 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { ResourceClient } from "../client/resource-client.ts";
 import type { ResourceInfo } from "../client/discovery.ts";
 import type { KindRef, KubeObject } from "../client/types.ts";
-import type { ListCallOptions, ShardInfo } from "../client/client-options.ts";
-import { GoneError, TooManyRequestsError } from "../errors.ts";
+import type { ListCallOptions, ListPage } from "../client/client-options.ts";
+import { GoneError, OperatorRuntimeError, TooManyRequestsError } from "../errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { silentLogger } from "../log/logger.ts";
 import { Backoff, resolveTimings } from "./backoff.ts";
@@ -286,11 +286,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
             if (found === "stopped" || s.stopped) return;
             info = found;
           }
-          const listed = await this.#race(s, this.#listPages());
+          const listed = await this.#race(s, this.#listPages(s));
           if (listed === "stopped" || s.stopped) return;
           this.#rv = listed.resourceVersion;
           this.stats.lists++;
-          const items = this.#shard ? this.#shard.listed(listed.items, listed.shardInfo) : listed.items;
+          const items = listed.items;
           this.#deliver(() => this.#o.sink.replace(items, listed.resourceVersion));
           this.#setStale(false);
           this.#log.debug("listed", { items: items.length, resourceVersion: listed.resourceVersion });
@@ -384,7 +384,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const rv = obj.metadata?.resourceVersion;
     if (type !== "BOOKMARK" && (!this.#shard || this.#shard.keeps(obj))) {
       const typed = { apiVersion: this.#o.kind.apiVersion, kind: this.#o.kind.kind, ...obj } as T;
-      const stored = this.#o.transform ? this.#o.transform(typed) : typed;
+      const stored = this.#transformed(typed);
       this.#deliver(() => this.#o.sink.apply(type, stored));
     }
     if (rv) this.#rv = rv;
@@ -439,38 +439,68 @@ export class Reflector<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * The whole list, page by page, each page's objects transformed as it arrives (the raw page is
-   * garbage once the next one is read). `resourceVersion` is the last page's; `shardInfo` only when
-   * every page carried the same one (pages may come from different API servers).
+   * The whole list, page by page: each page's objects judged by the shard selector, then
+   * transformed, as it arrives (the raw page is garbage once the next one is read).
+   * `resourceVersion` is the last page's (a continued list's pages all carry its snapshot's).
+   * stop() aborts the page in flight and reads no more.
    */
-  async #listPages(): Promise<{ items: T[]; resourceVersion: string; shardInfo?: ShardInfo | undefined }> {
-    const { client, kind, transform } = this.#o;
+  async #listPages(s: Session): Promise<{ items: T[]; resourceVersion: string }> {
+    const { client, kind } = this.#o;
     const limit = this.#o.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
-    const base = this.#listOptions();
-    const items: T[] = [];
-    const keep = (page: readonly T[]) => {
-      for (const item of page) items.push(transform ? transform(item) : item);
-    };
-    let page = await client.list<T>(kind, limit > 0 ? { ...base, limit } : base);
-    let shardInfo = page.shardInfo;
-    keep(page.items);
-    while (page.continue) {
-      try {
-        page = await client.list<T>(kind, { ...base, limit, continue: page.continue });
-      } catch (err) {
-        if (!(err instanceof GoneError)) throw err;
-        // The continue token expired (the server compacted past it): list again, in one request.
-        this.#log.info("list continue token expired; listing again in one request", { kind: kind.kind });
-        items.length = 0;
-        page = await client.list<T>(kind, base);
-        shardInfo = page.shardInfo;
-        keep(page.items);
-        break;
+    const abort = new AbortController();
+    const onStop = () => abort.abort(new OperatorRuntimeError(`the reflector of ${kind.kind} stopped while listing`));
+    s.onStop.add(onStop);
+    if (s.stopped) onStop();
+    try {
+      const base = { ...this.#listOptions(), signal: abort.signal };
+      const items: T[] = [];
+      const keep = (page: ListPage<T>) => {
+        const kept = this.#shard ? this.#shard.listedPage(page.items, page.shardInfo) : page.items;
+        for (const item of kept) items.push(this.#transformed(item));
+      };
+      let page = await client.list<T>(kind, limit > 0 ? { ...base, limit } : base);
+      keep(page);
+      while (page.continue) {
+        abort.signal.throwIfAborted();
+        try {
+          page = await client.list<T>(kind, { ...base, limit, continue: page.continue });
+        } catch (err) {
+          if (!(err instanceof GoneError)) throw err;
+          // The continue token expired (the server compacted past it): list again in one request,
+          // as client-go's pager does; the pages read so far are dropped.
+          this.#log.info("list continue token expired; listing again in one request", { kind: kind.kind });
+          items.length = 0;
+          this.#shard?.listEnded();
+          page = await client.list<T>(kind, base);
+          keep(page);
+          break;
+        }
+        keep(page);
       }
-      if (page.shardInfo?.selector !== shardInfo?.selector) shardInfo = undefined;
-      keep(page.items);
+      this.#shard?.listEnded();
+      return { items, resourceVersion: page.resourceVersion };
+    } finally {
+      s.onStop.delete(onStop);
     }
-    return { items, resourceVersion: page.resourceVersion, shardInfo };
+  }
+
+  /**
+   * The object as the sink stores it: `transform`'s answer, or — when the transform throws — the
+   * object as received, with an error logged (a cache that holds an object whole is better than
+   * one missing it, or a list that never completes).
+   */
+  #transformed(obj: T): T {
+    const transform = this.#o.transform;
+    if (!transform) return obj;
+    try {
+      return transform(obj);
+    } catch (err) {
+      const m = obj.metadata;
+      this.#log.error("cache transform failed; the object is cached as received", {
+        object: `${m?.namespace ? `${m.namespace}/` : ""}${m?.name ?? ""}`, error: err,
+      });
+      return obj;
+    }
   }
 
   #listOptions(): ListCallOptions {

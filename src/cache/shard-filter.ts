@@ -131,6 +131,10 @@ export class ShardFilter {
   readonly #warnings: ShardWarningLimiter;
   #mode: ShardFiltering | undefined;
   #warnedMismatch = false;
+  /** Whether every page of the list in progress echoed the selector. */
+  #listServerFiltered = true;
+  /** The first object of the list in progress outside the selector. */
+  #listOutside: KubeObject | undefined;
 
   /**
    * Without `options`, takes those of an enclosing {@link withShardFilterOptions}, if any.
@@ -152,29 +156,46 @@ export class ShardFilter {
 
   /**
    * The items of a complete list to keep: all of them when the server applied the selector
-   * (`shardInfo` echoes it), else those in range.
+   * (`shardInfo` echoes it), else those in range. The same as {@link ShardFilter.listedPage}
+   * for one page, then {@link ShardFilter.listEnded}.
    */
   listed<T extends KubeObject>(items: T[], shardInfo: ShardInfo | undefined): T[] {
-    if (shardInfo && this.#echoes(shardInfo.selector)) {
-      this.#set({ filtering: "server" });
-      return items;
-    }
+    const kept = this.listedPage(items, shardInfo);
+    this.listEnded();
+    return kept;
+  }
+
+  /**
+   * The items of one page of a list to keep (all of them when the server applied the selector to
+   * it). Pages are judged before anything else looks at them (a transform may drop the fields
+   * the selector hashes). Call {@link ShardFilter.listEnded} after the last page.
+   */
+  listedPage<T extends KubeObject>(items: T[], shardInfo: ShardInfo | undefined): T[] {
+    if (shardInfo && this.#echoes(shardInfo.selector)) return items;
+    this.#listServerFiltered = false;
     if (shardInfo && !this.#warnedMismatch) {
       this.#warnedMismatch = true;
       this.#log.warn(`the API server echoed another shard selector than shard selector ${JSON.stringify(this.selector)}; filtering client-side`,
         { shardSelector: this.selector, echoedSelector: shardInfo.selector });
     }
     const kept: T[] = [];
-    let outside: T | undefined;
     for (const item of items) {
       if (this.#matches(item)) kept.push(item);
-      else outside ??= item;
+      else this.#listOutside ??= item;
     }
+    return kept;
+  }
+
+  /** A list's last page was judged: where the selector is applied, from what its pages showed. */
+  listEnded(): void {
+    const [serverFiltered, outside] = [this.#listServerFiltered, this.#listOutside];
+    this.#listServerFiltered = true;
+    this.#listOutside = undefined;
+    if (serverFiltered) this.#set({ filtering: "server" });
     // A complete list with nothing outside the selector: the server filters (now), whatever an
     // earlier list or event showed (one API server of several without the feature, an upgrade).
-    if (outside) this.#ignored(outside, "list");
+    else if (outside) this.#ignored(outside, "list");
     else this.#set({ filtering: "unconfirmed" });
-    return kept;
   }
 
   /** Whether a watch event's object is in range (one outside turns the mode `"client"`). */

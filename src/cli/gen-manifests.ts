@@ -28,11 +28,11 @@ options:
   --replicas N     replicas, 1 to 10 (default 1; with leader election more stand
                    by for the Lease, with sharding they split the work)
   --cached-objects N
-                   how many objects its informers cache (owners and children,
-                   about 1 KiB each; count a 10 KiB object as ten): sizes the memory
-                   request and limit (default 65000: a 512Mi limit). The container
-                   runs Node with ${OPERATOR_NODE_OPTIONS}
-                   (docs/performance.md, "Memory")
+                   how many objects its informers cache per replica (owners and
+                   children, about 1 KiB each; count a 10 KiB object as ten): sizes
+                   the memory request and limit (without it: request 128Mi, limit
+                   512Mi). The container runs Node with NODE_OPTIONS=${OPERATOR_NODE_OPTIONS},
+                   which replaces a NODE_OPTIONS the image sets (docs/performance.md, "Memory")
   -h, --help       print this help`;
 
 /** What `gen manifests` was asked for. */
@@ -42,8 +42,8 @@ export interface ManifestArgs {
   namespace: string;
   name: string | undefined;
   replicas: number;
-  /** Objects the operator's informers cache (per replica), for its memory request and limit. */
-  cachedObjects: number;
+  /** Objects the operator's informers cache (per replica), for its memory request and limit; undefined: 128Mi / 512Mi. */
+  cachedObjects: number | undefined;
 }
 
 /**
@@ -54,7 +54,7 @@ export interface ManifestArgs {
  * @example
  * ```ts
  * parseManifestArgs(["./operator.ts", "--image", "ghcr.io/me/op:1.0"]);
- * // { module: "./operator.ts", image: "ghcr.io/me/op:1.0", namespace: "default", name: undefined, replicas: 1, cachedObjects: 65000 }
+ * // { module: "./operator.ts", image: "ghcr.io/me/op:1.0", namespace: "default", name: undefined, replicas: 1, cachedObjects: undefined }
  * ```
  */
 export function parseManifestArgs(args: readonly string[]): ManifestArgs {
@@ -65,13 +65,15 @@ export function parseManifestArgs(args: readonly string[]): ManifestArgs {
   const replicas = values.replicas === undefined ? 1 : /^\d+$/.test(values.replicas) ? Number(values.replicas) : Number.NaN;
   if (!(replicas >= 1 && replicas <= 10)) throw new UsageError(`--replicas must be an integer from 1 to 10, got "${values.replicas}"`);
   const cached = values["cached-objects"];
-  const cachedObjects = cached === undefined ? DEFAULT_CACHED_OBJECTS : /^\d+$/.test(cached) ? Number(cached) : Number.NaN;
-  if (!(cachedObjects >= 0 && cachedObjects <= 10_000_000)) throw new UsageError(`--cached-objects must be a whole number of objects from 0 to 10000000, got "${cached}"`);
+  const cachedObjects = cached === undefined ? undefined : /^\d+$/.test(cached) ? Number(cached) : Number.NaN;
+  if (cachedObjects !== undefined && !(cachedObjects >= 0 && cachedObjects <= 10_000_000)) {
+    throw new UsageError(`--cached-objects must be a whole number of objects from 0 to 10000000, got "${cached}"`);
+  }
   return { ...common, image: values.image, replicas, cachedObjects };
 }
 
-/** Cached objects assumed without `--cached-objects`: what a 512Mi limit holds. */
-const DEFAULT_CACHED_OBJECTS = 65_000;
+/** The memory request and limit without `--cached-objects` (a limit of 512Mi holds about 65,000 cached objects). */
+const DEFAULT_MEMORY = { request: "128Mi", limit: "512Mi" };
 
 /** Seconds past the longest drain that the grace period adds: the cache stops, the Lease is released. */
 const STOP_MARGIN_SECONDS = 15;
@@ -80,12 +82,12 @@ const STOP_MARGIN_SECONDS = 15;
  * The Deployment running a Manager: probes on its health port, a grace period longer than the
  * drain (the longest `reconcileTimeoutMs` of its controllers plus {@link STOP_MARGIN_SECONDS}),
  * a restricted security context, Node options for a lean heap and a memory request and limit
- * sized for `cachedObjects` (see `memoryFor`).
+ * sized for `cachedObjects` (see `memoryFor`; without it 128Mi and 512Mi).
  *
  * @throws {GenerateError} when the Manager has neither leader election nor sharding, no health server, or an
  *   ephemeral health port, or a controller has no reconcile timeout (the drain is unbounded).
  */
-export function operatorDeployment(mgr: Manager, options: { name: string; namespace: string; image: string; replicas: number; cachedObjects?: number }): KubeObject {
+export function operatorDeployment(mgr: Manager, options: { name: string; namespace: string; image: string; replicas: number; cachedObjects?: number | undefined }): KubeObject {
   if (!mgr.leaderElection && !mgr.sharding) {
     throw new GenerateError("the Manager has neither leader election nor sharding: deployed operators run with one of them (more than one replica, safely); give the Manager `leaderElection: { namespace, name }` or `sharding: { ring, namespace }`");
   }
@@ -99,7 +101,7 @@ export function operatorDeployment(mgr: Manager, options: { name: string; namesp
     throw new GenerateError(`controller ${unbounded.join(", ")} has no reconcile timeout (reconcileTimeoutMs 0), so a graceful stop's drain is unbounded; give it one`);
   }
   const drainSeconds = Math.ceil(Math.max(0, ...timeouts) / 1000);
-  const memory = memoryFor(options.cachedObjects ?? DEFAULT_CACHED_OBJECTS);
+  const memory = options.cachedObjects === undefined ? DEFAULT_MEMORY : memoryFor(options.cachedObjects);
   const labels = { "app.kubernetes.io/name": options.name };
   const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({
     httpGet: { path, port: "health" }, periodSeconds, failureThreshold, timeoutSeconds: 2,

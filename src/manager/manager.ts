@@ -126,8 +126,10 @@ export interface ManagerOptions {
    * (V8's `--heap-growing-percent`). Default 30: an operator converging thousands of owners
    * allocates fast, and V8's throughput default lets the heap grow to about four times what it
    * keeps — an RSS the memory limit has to cover — where 30 keeps the peak near 1.4×, for
-   * roughly 10–25 % more CPU while converging (docs/performance.md, "Memory"). `false` leaves
-   * V8's default (e.g. when the process is not only an operator).
+   * roughly 20–55 % more CPU per reconcile while converging and nothing measurable when idle
+   * (docs/performance.md, "Memory"). It is one setting of the process: the last Manager started
+   * sets it, `false` leaves it as it is (V8's default unless something set it), and a
+   * `--heap-growing-percent` on node's command line wins (the Manager then leaves it).
    *
    * @example
    * ```ts
@@ -346,9 +348,9 @@ export class Manager {
     // process while it waits for leadership.
     this.#keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
     const growing = this.#heapGrowingPercent;
-    if (growing !== false) {
+    if (growing !== false && !process.execArgv.some((a) => a.startsWith("--heap-growing-percent"))) {
       setFlagsFromString(`--heap-growing-percent=${growing}`);
-      this.logger.debug("V8 heap growing set", { heapGrowingPercent: growing });
+      this.logger.info("V8's old generation grows by at most this much before a full collection", { heapGrowingPercent: growing });
     }
     const signal = this.#abort.signal;
     if (this.health) {

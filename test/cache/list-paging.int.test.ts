@@ -6,12 +6,12 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { ResourceClient } from "../../src/client/index.ts";
+import { RequestCounter, ResourceClient } from "../../src/client/index.ts";
 import type { KubeObject } from "../../src/client/index.ts";
 import { DEFAULT_LIST_PAGE_SIZE } from "../../src/cache/reflector.ts";
 import { SharedInformer } from "../../src/cache/index.ts";
 import { mapBounded } from "../../src/util/map-bounded.ts";
-import { within } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 import { CONFIGMAP, FAST, cm, namespace as createNamespace } from "./fixtures.ts";
 
 describe("informer lists in pages", () => {
@@ -76,5 +76,39 @@ describe("informer lists in pages", () => {
     });
     assert.equal(seen, 120);
     assert.ok(items.every((o) => (o as { data?: Record<string, string> }).data?.trimmed === "yes"));
+  });
+
+  it("stop() aborts the page in flight and reads no more pages", async () => {
+    cluster.inject({ verb: "list", resource: "configmaps", namespace: SMALL, latencyMs: 200, times: Infinity });
+    try {
+      const requests = new RequestCounter();
+      const counted = new ResourceClient({ kubeConfig: cluster.kubeConfig, requests });
+      const informer = new SharedInformer({ client: counted, kubeConfig: cluster.kubeConfig, kind: CONFIGMAP, namespace: SMALL, timings: FAST, pageSize: 3 });
+      const lists = () => requests.all().filter((r) => r.verb === "list");
+      void informer.start().catch(() => undefined);
+      await waitFor(() => lists().length >= 1, "the first page to be read");
+      await informer.stop();
+      await waitFor(() => lists().some((r) => r.code === 0), "the page in flight to be aborted (recorded with code 0)");
+      const read = lists().length;
+      assert.ok(read <= 3, `${read} of 40 pages requested: the list stopped with the reflector`);
+      // The aborted page was the last: reading another would have to start after the abort above.
+      assert.equal(lists().at(-1)!.code, 0);
+    } finally {
+      cluster.clearFaults();
+    }
+  });
+
+  it("a transform that throws leaves the object cached as received and the list complete", async () => {
+    const { items } = await listOnce(SMALL, {
+      pageSize: 50,
+      transform: (o) => {
+        if (o.metadata?.name === "c7") throw new Error("transform bug");
+        return { ...o, data: { trimmed: "yes" } };
+      },
+    });
+    assert.equal(items.length, 120, "the list completed: the informer synced");
+    const c7 = items.find((o) => o.metadata?.name === "c7") as { data?: Record<string, string> } | undefined;
+    assert.deepEqual(c7?.data, { v: "0" }, "c7 as the server sent it");
+    assert.equal(items.filter((o) => (o as { data?: Record<string, string> }).data?.trimmed === "yes").length, 119);
   });
 });

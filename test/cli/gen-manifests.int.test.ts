@@ -97,7 +97,7 @@ describe("operator-runtime gen manifests", () => {
     assert.deepEqual(sized.env, [{ name: "NODE_OPTIONS", value: "--max-semi-space-size=8" }]);
     assert.deepEqual([sized.resources.requests.memory, sized.resources.limits.memory], ["351Mi", "448Mi"]);
     const byDefault = await container([]);
-    assert.equal(byDefault.resources.limits.memory, "512Mi", "65,000 objects: the limit it always had");
+    assert.deepEqual([byDefault.resources.requests.memory, byDefault.resources.limits.memory], ["128Mi", "512Mi"], "without a count: what it always had");
     const r = await complete(["gen", "manifests", "examples/greeting/manager.ts", "--image", "x/g:1", "--cached-objects", "lots"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--cached-objects must be a whole number of objects from 0 to 10000000, got "lots"/);
