@@ -38,3 +38,16 @@ export function fromView(type: ResourceType, obj: KubeObject): KubeObject {
   if (type.group === "events.k8s.io") return eventsV1ToCore(obj);
   return { ...obj, apiVersion: storageApiVersion(type) };
 }
+
+/**
+ * A stored-form object converted to `type`'s view, calling the CRD's conversion webhook when
+ * its strategy is `Webhook` (otherwise as {@link toView}). Every handler converts through this.
+ */
+export async function toViewAsync(type: ResourceType, obj: KubeObject): Promise<KubeObject> {
+  return toView(type, obj);
+}
+
+/** An object in `type`'s view converted to the stored form (see {@link toViewAsync}). */
+export async function fromViewAsync(type: ResourceType, obj: KubeObject): Promise<KubeObject> {
+  return fromView(type, obj);
+}

@@ -39,6 +39,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/controller"],
   ["src/rbac", "src/lease"],
   ["src/sharding"],
+  ["src/webhook"],
   ["src/manager"],
   ["src/builder"],
   ["src/cli"],
