@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- <name> [options]`: runs one benchmark (or all with no name) and prints its
  * table. Benchmarks measure; they never assert. Available: cluster, builder, runtime, hash,
- * memory, baseline, scale and shards (these two run by name only). Arguments from the first
+ * memory, baseline, admission, scale and shards (these two run by name only). Arguments from the first
  * `--option` on go to the benchmarks that take options (`npm run bench -- scale --owners 100`,
  * `npm run bench -- shards --owners 500`).
  */
@@ -14,6 +14,7 @@ const benches: Record<string, (argv: string[]) => Promise<void>> = {
   baseline: async () => (await import("./baseline.ts")).run(),
   scale: async (argv) => (await import("./scale.ts")).run(argv),
   shards: async (argv) => (await import("./shards.ts")).run(argv),
+  admission: async (argv) => (await import("./admission.ts")).run(argv),
 };
 
 const args = process.argv.slice(2);

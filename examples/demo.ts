@@ -3,7 +3,9 @@
  * simulation. It installs the CRDs, applies each example's samples, waits until each has
  * converged, and prints what was created, the events and the statuses; then it walks through
  * changes (a Pinot node's config → only that workload rolls; a Person deleted → the family
- * greeting updated; a processing element's pod killed → relaunched; a PodSet scaled) and prints
+ * greeting updated; a processing element's pod killed → relaunched; a PodSet scaled; a bad
+ * Greeting refused by the CRD's CEL rule; a PodSet written as v1alpha1 converted by the
+ * operator's conversion webhook) and prints
  * the kubectl command to look around. It keeps running until Ctrl-C.
  *
  * `--once` exits after the walkthrough (the tests run it so).
@@ -12,7 +14,7 @@ import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LocalCluster } from "../src/testing/index.ts";
 import type { EventsV1Event } from "@kubernetes/client-node";
-import { Manager, ResourceClient } from "../src/index.ts";
+import { ApiError, Manager, ResourceClient } from "../src/index.ts";
 import { kindFromModel, silentLogger } from "../src/entries/client.ts";
 import type { Kind, KubeObject } from "../src/index.ts";
 import type { ExampleOperator } from "./example.ts";
@@ -22,6 +24,8 @@ import { operator as streams, ProcessingElement, Job } from "./streams/operator.
 import { operator as pinot, Pinot, nodeConfigPatch } from "./pinot/operator.ts";
 import { operator as replicaset, PodSet } from "./replicaset/operator.ts";
 import { Greeting, Person } from "./greeting/kinds.ts";
+import { registerGreetingWebhook } from "./greeting/webhook.ts";
+import { registerPodSetConversion } from "./replicaset/conversion.ts";
 
 const EXAMPLES: ExampleOperator[] = [greeting, streams, pinot, replicaset];
 const NS = "default";
@@ -36,7 +40,9 @@ const CHILD_KINDS = [
 await mkdir(".tmp", { recursive: true });
 const cluster = await LocalCluster.start({ simulate: { readyDelayMs: 50 }, kubeconfigPath: resolve(".tmp/demo-kubeconfig") });
 const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "demo" });
-const mgr = new Manager({ kubeConfig: cluster.kubeConfig, healthPort: false, logger: silentLogger });
+// The webhook server (on a free port, with a development certificate) serves the Greeting
+// validating webhook and the PodSet conversion; LocalCluster calls them over HTTPS.
+const mgr = new Manager({ kubeConfig: cluster.kubeConfig, healthPort: false, logger: silentLogger, webhook: { port: 0 } });
 let stopping: Promise<void> | undefined;
 const stop = () => (stopping ??= (async () => {
   await mgr.stop();
@@ -49,7 +55,11 @@ try {
   for (const e of EXAMPLES) console.log(`  ${e.name.padEnd(10)} ${e.description}`);
   for (const e of EXAMPLES) await installCrds(client, e.crds);
   for (const e of EXAMPLES) e.register(mgr);
+  registerGreetingWebhook(mgr);
+  registerPodSetConversion(mgr);
   await mgr.start();
+  await cluster.registerWebhooks(mgr);
+  console.log(`Webhooks served at ${mgr.webhookServer?.url}: the Greeting validating webhook, the PodSet conversion (v1alpha1 ⇄ v1)`);
 
   section("Applying the samples");
   for (const e of EXAMPLES) {
@@ -148,6 +158,27 @@ try {
     return s.status?.readyReplicas === 5 && s;
   });
   console.log(`   ${scaled.status?.message}`);
+
+  // 5. A bad Greeting refused by the API server: the CRD's CEL rule (the webhook would say the same).
+  console.log(`\n5. Create a Greeting with both spec.name and spec.surname`);
+  try {
+    await client.create({ ...Greeting, metadata: { name: "both", namespace: NS }, spec: { name: "Ada", surname: "Doe" } });
+    throw new Error("the API server accepted a Greeting with both name and surname");
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 422) throw err;
+    console.log(`   refused (${err.code}): ${err.status.message}`);
+  }
+
+  // 6. A PodSet written in the old version: the conversion webhook renames spec.size to spec.replicas.
+  const PodSetV1alpha1 = kind("replicaset.example.com/v1alpha1", "PodSet");
+  console.log(`\n6. Create PodSet/legacy as replicaset.example.com/v1alpha1 with spec.size: 2`);
+  await client.create({ ...PodSetV1alpha1, metadata: { name: "legacy", namespace: NS }, spec: { size: 2, template: web.spec.template } });
+  const legacy = await until("the legacy PodSet to have 2 ready pods", async () => {
+    const s = await client.get({ ...PodSet, name: "legacy", namespace: NS });
+    return s.status?.readyReplicas === 2 && s;
+  });
+  const asOld = await client.get({ ...PodSetV1alpha1, name: "legacy", namespace: NS });
+  console.log(`   read as v1: spec.replicas ${legacy.spec.replicas}; as v1alpha1: spec.size ${(asOld["spec"] as { size?: number }).size}; ${legacy.status?.message}`);
 
   section("Events of the walkthrough");
   await printEvents(seen);

@@ -9,9 +9,12 @@ import { nameOf, parseModuleArgs, rbacObjects, toYaml } from "./gen-rbac.ts";
 import { GenerateError, loadOperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";
 import { OPERATOR_NODE_OPTIONS, memoryFor } from "./memory-sizing.ts";
+import { readFileSync } from "node:fs";
+import { DEFAULT_WEBHOOK_CERT_DIR, DEFAULT_WEBHOOK_PORT, webhookManifests } from "./gen-manifests-webhooks.ts";
 
 /** `operator-runtime gen manifests --help`. */
 export const GEN_MANIFESTS_USAGE = `usage: operator-runtime gen manifests MODULE --image IMG [--namespace NS] [--name NAME] [--replicas N] [--cached-objects N]
+                                     [--cert-manager | --ca-bundle FILE]
 
 Prints, as YAML, what deploys the operator that MODULE exports (see "gen rbac --help"):
 its CustomResourceDefinitions (the module's \`crds\`), its ServiceAccount, roles and bindings
@@ -19,6 +22,22 @@ its CustomResourceDefinitions (the module's \`crds\`), its ServiceAccount, roles
 readiness probes on the Manager's /healthz and /readyz, a termination grace period longer than
 a graceful stop's drain. The Manager must configure leader election or sharding, and a fixed
 healthPort. The namespace must exist. The image's entrypoint runs the operator (e.g. CMD ["node", "dist/main.js"]).
+
+When the Manager serves admission webhooks (mgr.webhook) or conversions (mgr.conversion), it
+also prints the Service NAME-webhook (port 443 to the container's port webhook-server, ${DEFAULT_WEBHOOK_PORT}),
+a MutatingWebhookConfiguration NAME-mutating and a ValidatingWebhookConfiguration
+NAME-validating (sideEffects None, admissionReviewVersions v1, each webhook's failurePolicy,
+matchPolicy, timeoutSeconds and selectors), and sets spec.conversion (strategy Webhook, path
+/convert) on the CRDs it converts (a CRD the module does not export gets a stub holding only
+spec.conversion: apply it with kubectl apply --server-side --force-conflicts once the CRD is
+installed). The webhook server's certificate comes from Secret NAME-webhook-cert, mounted
+read-only at the Manager's webhook.certDir (default ${DEFAULT_WEBHOOK_CERT_DIR}, which the
+container's WEBHOOK_CERT_DIR names; webhook.port sets the container port): with --cert-manager,
+cert-manager issues it (a self-signed Issuer and a Certificate for NAME-webhook.NS.svc and
+NAME-webhook.NS.svc.cluster.local) and injects the CA into every caBundle
+(cert-manager.io/inject-ca-from; cert-manager must be installed); without it, you create that
+Secret (type kubernetes.io/tls, keys tls.crt and tls.key, for those DNS names) and every
+caBundle must hold the CA that signed it: give --ca-bundle FILE, or set them yourself.
 
 options:
   --image IMG      container image of the operator (required)
@@ -33,6 +52,9 @@ options:
                    the memory request and limit (without it: request 128Mi, limit
                    512Mi). The container runs Node with NODE_OPTIONS=${OPERATOR_NODE_OPTIONS},
                    which replaces a NODE_OPTIONS the image sets (docs/performance.md, "Memory")
+  --cert-manager   cert-manager issues the webhook certificate and injects its CA
+  --ca-bundle FILE the PEM of the CA that signed the webhook Secret's certificate,
+                   for every caBundle (without --cert-manager)
   -h, --help       print this help`;
 
 /** What `gen manifests` was asked for. */
@@ -44,6 +66,10 @@ export interface ManifestArgs {
   replicas: number;
   /** Objects the operator's informers cache (per replica), for its memory request and limit; undefined: 128Mi / 512Mi. */
   cachedObjects: number | undefined;
+  /** `--cert-manager`: cert-manager issues the webhook server's certificate and injects its CA. */
+  certManager: boolean;
+  /** `--ca-bundle FILE`: the file's path (its PEM fills every caBundle). */
+  caBundle: string | undefined;
 }
 
 /**
@@ -54,11 +80,13 @@ export interface ManifestArgs {
  * @example
  * ```ts
  * parseManifestArgs(["./operator.ts", "--image", "ghcr.io/me/op:1.0"]);
- * // { module: "./operator.ts", image: "ghcr.io/me/op:1.0", namespace: "default", name: undefined, replicas: 1, cachedObjects: undefined }
+ * // { module: "./operator.ts", image: "ghcr.io/me/op:1.0", namespace: "default", name: undefined, replicas: 1, cachedObjects: undefined,
+ * //   certManager: false, caBundle: undefined }
  * ```
  */
 export function parseManifestArgs(args: readonly string[]): ManifestArgs {
-  const { common, values } = parseModuleArgs(args, { image: { type: "string" }, replicas: { type: "string" }, "cached-objects": { type: "string" } });
+  const { common, values, flags } = parseModuleArgs(args,
+    { image: { type: "string" }, replicas: { type: "string" }, "cached-objects": { type: "string" }, "ca-bundle": { type: "string" } }, ["cert-manager"]);
   if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image)) {
     throw new UsageError(values.image === undefined ? "--image is required (the operator's container image)" : `--image must be an image reference without spaces, got "${values.image}"`);
   }
@@ -69,7 +97,12 @@ export function parseManifestArgs(args: readonly string[]): ManifestArgs {
   if (cachedObjects !== undefined && !(cachedObjects >= 0 && cachedObjects <= 10_000_000)) {
     throw new UsageError(`--cached-objects must be a whole number of objects from 0 to 10000000, got "${cached}"`);
   }
-  return { ...common, image: values.image, replicas, cachedObjects };
+  const caBundle = values["ca-bundle"];
+  if (caBundle !== undefined && flags["cert-manager"]) {
+    throw new UsageError("--ca-bundle and --cert-manager exclude each other: with --cert-manager, cert-manager injects the CA");
+  }
+  if (caBundle === "") throw new UsageError("--ca-bundle needs a FILE (the PEM of the CA that signed the webhook certificate)");
+  return { ...common, image: values.image, replicas, cachedObjects, certManager: flags["cert-manager"], caBundle };
 }
 
 /** The memory request and limit without `--cached-objects` (a limit of 512Mi holds about 65,000 cached objects). */
@@ -148,10 +181,35 @@ export const genManifests: GenCommand = {
     const name = nameOf(options.name, loaded);
     const deployment = operatorDeployment(loaded.manager, { name, namespace: options.namespace, image: options.image, replicas: options.replicas, cachedObjects: options.cachedObjects });
     const crds = loaded.crds.map(withoutServerFields);
-    process.stdout.write(toYaml([...crds, ...rbacObjects(loaded, options.namespace, name), deployment]));
+    const rbac = rbacObjects(loaded, options.namespace, name);
+    const webhooks = webhookManifests(loaded.manager, crds, deployment,
+      { name, namespace: options.namespace, certManager: options.certManager, caBundle: options.caBundle === undefined ? undefined : readCaBundle(options.caBundle) });
+    if (webhooks === undefined) {
+      if (options.certManager || options.caBundle !== undefined) {
+        process.stderr.write(`NOTE: ${options.certManager ? "--cert-manager" : "--ca-bundle"} has no effect: the Manager registers no webhooks or conversions\n`);
+      }
+      process.stdout.write(toYaml([...crds, ...rbac, deployment]));
+      return 0;
+    }
+    for (const note of webhooks.notes) process.stderr.write(`${note}\n`);
+    process.stdout.write(toYaml([...webhooks.crds, ...rbac, ...webhooks.before, webhooks.deployment, ...webhooks.after]));
     return 0;
   },
 };
+
+/** The PEM in `--ca-bundle FILE`. */
+function readCaBundle(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new GenerateError(`--ca-bundle ${file}: cannot read it: ${(err as Error).message}`, { cause: err });
+  }
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new GenerateError(`--ca-bundle ${file}: holds no PEM certificate (-----BEGIN CERTIFICATE-----); give the CA certificate that signed the webhook Secret's tls.crt`);
+  }
+  return text;
+}
 
 /** A CRD as a manifest: without the fields a server sets (status, uid, resourceVersion…). */
 function withoutServerFields(crd: KubeObject): KubeObject {

@@ -12,9 +12,10 @@ import type { GenCommand } from "./gen-command.ts";
 import { GenerateError, loadOperatorModule } from "./operator-module.ts";
 import type { OperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";
+import { registrationsOf, webhookCaPatchRules } from "./gen-manifests-webhooks.ts";
 
 /** `operator-runtime gen rbac --help`. */
-export const GEN_RBAC_USAGE = `usage: operator-runtime gen rbac MODULE [--namespace NS] [--name NAME]
+export const GEN_RBAC_USAGE = `usage: operator-runtime gen rbac MODULE [--namespace NS] [--name NAME] [--webhook-ca-patch]
 
 Prints the RBAC an operator needs, as YAML: a ServiceAccount, a ClusterRole and
 ClusterRoleBinding for its cluster-wide watches, and a Role and RoleBinding in each namespace
@@ -28,11 +29,16 @@ Rules: get/list/watch on every watched kind; the verbs each controller declares 
 .for/.owns/.watches/.uses options (.owns: the Builder's create/patch/delete by default) and on
 status and finalizers subresources; create/patch on events when the Manager records events;
 create on leases, get/update on its Lease when leader election is on; get/list/watch/create/
-update/delete on leases in the ring's namespace when the Manager is sharded.
+update/delete on leases in the ring's namespace when the Manager is sharded. Admission webhooks
+and conversions (mgr.webhook, mgr.conversion) need no rules: the API server calls them.
 
 options:
   --namespace NS  namespace of the ServiceAccount, where the operator runs (default "default")
   --name NAME     name of the ServiceAccount, roles and bindings (default: the Manager's field manager)
+  --webhook-ca-patch
+                  also let the operator get, patch and update its own webhook configurations
+                  (NAME-mutating, NAME-validating) and the CRDs it converts, by name: for an
+                  operator that writes their caBundle itself
   -h, --help      print this help`;
 
 /** Options shared by `gen rbac` and `gen manifests`. */
@@ -40,6 +46,8 @@ export interface RbacArgs {
   module: string;
   namespace: string;
   name: string | undefined;
+  /** `gen rbac --webhook-ca-patch`: rules to write the caBundle of its webhook configurations and converted CRDs. */
+  webhookCaPatch?: boolean;
 }
 
 /** A DNS-1123 subdomain (names of ServiceAccounts, roles, Deployments) and label (namespaces). */
@@ -62,26 +70,27 @@ export function checkNames(namespace: string, name: string | undefined): void {
  * @throws {UsageError} for a missing or extra MODULE, an unknown option or a malformed name.
  * @example
  * ```ts
- * parseRbacArgs(["./operator.ts", "--namespace", "operators"]); // { module: "./operator.ts", namespace: "operators", name: undefined }
+ * parseRbacArgs(["./operator.ts", "--namespace", "operators"]); // { module: "./operator.ts", namespace: "operators", name: undefined, webhookCaPatch: false }
  * ```
  */
 export function parseRbacArgs(args: readonly string[]): RbacArgs {
-  return parseModuleArgs(args, {}).common;
+  const { common, flags } = parseModuleArgs(args, {}, ["webhook-ca-patch"]);
+  return { ...common, webhookCaPatch: flags["webhook-ca-patch"] };
 }
 
 /**
  * Reads `MODULE [--namespace NS] [--name NAME]` plus the string options in `more` (the values
- * of those come back in `values`).
+ * of those come back in `values`) and the boolean `flags` (in `flags`, false when absent).
  *
  * @throws {UsageError} for a missing or extra MODULE, an unknown option or a malformed name.
  */
-export function parseModuleArgs<K extends string>(args: readonly string[], more: Readonly<Record<K, { type: "string" }>>):
-  { common: RbacArgs; values: Partial<Record<K, string>> } {
+export function parseModuleArgs<K extends string, F extends string = never>(args: readonly string[], more: Readonly<Record<K, { type: "string" }>>,
+  flags: readonly F[] = []): { common: RbacArgs; values: Partial<Record<K, string>>; flags: Record<F, boolean> } {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { ...more, namespace: { type: "string" }, name: { type: "string" } },
+      options: { ...more, ...Object.fromEntries(flags.map((f) => [f, { type: "boolean" as const }])), namespace: { type: "string" }, name: { type: "string" } },
       strict: true, allowPositionals: true,
     });
   } catch (err) {
@@ -95,7 +104,8 @@ export function parseModuleArgs<K extends string>(args: readonly string[], more:
   const namespace = values.namespace ?? "default";
   const name = values.name;
   checkNames(namespace, name);
-  return { common: { module: positionals[0]!, namespace, name }, values: values as Partial<Record<K, string>> };
+  const set = Object.fromEntries(flags.map((f) => [f, (parsed.values as Record<string, unknown>)[f] === true])) as Record<F, boolean>;
+  return { common: { module: positionals[0]!, namespace, name }, values: values as Partial<Record<K, string>>, flags: set };
 }
 
 /**
@@ -103,9 +113,11 @@ export function parseModuleArgs<K extends string>(args: readonly string[], more:
  *
  * @throws {GenerateError} when a kind's resource cannot be told (no CRD for it).
  */
-export function rbacObjects(loaded: OperatorModule, namespace: string, name: string): KubeObject[] {
+export function rbacObjects(loaded: OperatorModule, namespace: string, name: string, options: { webhookCaPatch?: boolean } = {}): KubeObject[] {
   try {
-    return rbacManifests(rbacRules(loaded.manager, { crds: loaded.crds }), { name, namespace });
+    const rules = rbacRules(loaded.manager, { crds: loaded.crds });
+    if (options.webhookCaPatch) rules.cluster.push(...webhookCaPatchRules(registrationsOf(loaded.manager), name));
+    return rbacManifests(rules, { name, namespace });
   } catch (err) {
     if (err instanceof OperatorRuntimeError) throw new GenerateError(err.message, { cause: err });
     throw err;
@@ -140,7 +152,13 @@ export const genRbac: GenCommand = {
     const options = parseRbacArgs(args);
     const loaded = await loadOperatorModule(options.module);
     const name = nameOf(options.name, loaded);
-    process.stdout.write(toYaml(rbacObjects(loaded, options.namespace, name)));
+    if (options.webhookCaPatch) {
+      const regs = registrationsOf(loaded.manager);
+      if (!regs.admission.length && !regs.conversion.length) {
+        throw new GenerateError(`${options.module}: --webhook-ca-patch, but the Manager registers no webhooks or conversions (mgr.webhook, mgr.conversion): nothing to patch; drop the option`);
+      }
+    }
+    process.stdout.write(toYaml(rbacObjects(loaded, options.namespace, name, { webhookCaPatch: options.webhookCaPatch ?? false })));
     return 0;
   },
 };

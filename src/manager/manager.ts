@@ -32,6 +32,10 @@ import { RingMembership } from "../sharding/ring-membership.ts";
 import { ShardRouter } from "./shard-router.ts";
 import { refuseStartWhileGenerating } from "./generating.ts";
 import { argumentError, checkObject } from "../util/check-args.ts";
+import { WebhookServer } from "../webhook/server.ts";
+import { admissionRegistrations, conversionRegistration } from "../webhook/registration.ts";
+import { webhookConfigurations } from "../webhook/configurations.ts";
+import type { AdmissionRegistration, ConversionOptions, ConversionRegistration, WebhookOptions } from "../webhook/types.ts";
 
 /** Leader election settings. */
 export interface LeaderElectionOptions {
@@ -65,6 +69,30 @@ export interface ShardingOptions {
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
+}
+
+/**
+ * Settings of the Manager's webhook server (see {@link Manager.webhook}).
+ *
+ * @example
+ * ```ts
+ * const webhook: ManagerWebhookOptions = { port: 9443, certDir: "/tmp/k8s-webhook-server/serving-certs" };
+ * ```
+ */
+export interface ManagerWebhookOptions {
+  /** Port (0 picks a free one). Default 9443, as controller-runtime. */
+  port?: number;
+  /** Address to bind. Default: 0.0.0.0 in a pod (`KUBERNETES_SERVICE_HOST` set), 127.0.0.1 elsewhere. */
+  host?: string;
+  /**
+   * Directory of the serving certificate (`tls.crt`, `tls.key`, optional `ca.crt`): mount the
+   * webhook's TLS Secret there; a rotated Secret is picked up without a restart. Default: the
+   * environment's `WEBHOOK_CERT_DIR` (which `gen manifests` sets on the container); without
+   * either, a CA and a certificate for localhost are generated at start (development and tests).
+   */
+  certDir?: string;
+  /** More DNS names of the generated development certificate. */
+  dnsNames?: string[];
 }
 
 /** Options of {@link Manager}. */
@@ -137,6 +165,18 @@ export interface ManagerOptions {
    * ```
    */
   heapGrowingPercent?: number | false;
+  /**
+   * The HTTPS server of the webhooks registered with {@link Manager.webhook} and
+   * {@link Manager.conversion}: it starts only when some are registered, on every replica (not
+   * leader-gated, as controller-runtime); `false` never starts it (the registrations still
+   * feed `gen manifests`).
+   *
+   * @example
+   * ```ts
+   * new Manager({ kubeConfig, webhook: { certDir: "/tmp/k8s-webhook-server/serving-certs" } });
+   * ```
+   */
+  webhook?: ManagerWebhookOptions | false;
 }
 
 /** The Manager's default {@link ManagerOptions.heapGrowingPercent}. */
@@ -219,6 +259,10 @@ export class Manager {
   /** A ref'd timer held from start() until stop() ends, so a standby waiting for the Lease keeps the process alive. */
   #keepAlive: NodeJS.Timeout | undefined;
   readonly #heapGrowingPercent: number | false;
+  readonly #webhookOptions: ManagerWebhookOptions | false;
+  readonly #admission: AdmissionRegistration[] = [];
+  readonly #conversions: ConversionRegistration[] = [];
+  #webhookServer: WebhookServer | undefined;
 
   constructor(options: ManagerOptions) {
     checkObject("new Manager(options)", "options", options, "an options object ({ kubeConfig, … })");
@@ -240,6 +284,10 @@ export class Manager {
       throw new RangeError(`new Manager(options): heapGrowingPercent must be a whole percent from 10 to 1000, or false for V8's default, got ${JSON.stringify(growing)}`);
     }
     this.#heapGrowingPercent = growing;
+    if (options.webhook !== undefined && options.webhook !== false && (typeof options.webhook !== "object" || options.webhook === null)) {
+      throw new TypeError(`new Manager(options): webhook must be { port?, host?, certDir?, dnsNames? } or false, got ${JSON.stringify(options.webhook)}.`);
+    }
+    this.#webhookOptions = options.webhook === false ? false : { ...options.webhook };
     if (options.sharding !== undefined) {
       if (options.leaderElection) {
         throw new TypeError("Manager: sharding and leaderElection cannot be combined. Fix: drop leaderElection — in a sharded Manager every replica runs the controllers and the ring decides which keys each reconciles.");
@@ -279,7 +327,7 @@ export class Manager {
         host: options.healthHost ?? defaultHealthHost(process.env),
         metrics: this.metrics,
         ...(options.metricsAccess ? { metricsAccess: options.metricsAccess } : {}),
-        checks: { healthz: () => true, readyz: () => this.ready() },
+        checks: { healthz: () => true, readyz: () => this.#readyz() },
       });
     }
   }
@@ -316,12 +364,179 @@ export class Manager {
     return new ControllerRegistration(this, name);
   }
 
-  /** Ready: caches synced, and leading or standing by. */
+  /** Ready: caches synced, the webhook server (if any webhook is registered) listening, and leading or standing by. */
   ready(): boolean {
     // Sharded: an informer rebuilt for a bucket change is still listing while the one it
     // replaces serves; readiness does not flap at every handover.
     const router = this.#router;
-    return this.#started && !this.#stopping && this.cache.hasSynced(router ? (i) => router.isPending(i) : undefined);
+    return this.#started && !this.#stopping && this.#webhooksServing() && this.cache.hasSynced(router ? (i) => router.isPending(i) : undefined);
+  }
+
+  /** Whether the webhook server is listening, or none is wanted. */
+  #webhooksServing(): boolean {
+    if (!this.#wantsWebhookServer()) return true;
+    return this.#webhookServer?.listening === true;
+  }
+
+  #wantsWebhookServer(): boolean {
+    return this.#webhookOptions !== false && (this.#admission.length > 0 || this.#conversions.length > 0);
+  }
+
+  /** `/readyz`: {@link Manager.ready}, naming the webhook server when it is what is missing. */
+  #readyz(): boolean {
+    if (this.#started && !this.#stopping && !this.#webhooksServing()) {
+      throw new Error("the webhook server is not listening (the API server cannot call this replica's webhooks yet)");
+    }
+    return this.ready();
+  }
+
+  /**
+   * Registers an admission webhook on `kind`: `default` becomes a mutating webhook (the
+   * handler returns the object to store; the server answers the JSON Patch), `validate` a
+   * validating one (return nothing to allow, `allow(warnings)`, or `deny(message, causes)`),
+   * each on its own path (`/mutate-example-com-v1-greeting`, `/validate-…`, kubebuilder's). A
+   * handler that throws or outlives `timeoutSeconds` denies the request (see
+   * `handleAdmission` in `operator-runtime/webhook`).
+   *
+   * The webhook server starts with `start()` on every replica when something is registered
+   * (port 9443; see {@link ManagerOptions.webhook}); `mgr.webhookManifests()` gives the
+   * configurations pointing at it, `operator-runtime gen manifests` those of a deployment.
+   * Throws a TypeError for a kind registered twice, neither handler, a `timeoutSeconds` outside
+   * 1–30, an unknown operation or a path already served. Built-in kinds are fine
+   * (`mgr.webhook(Pod, …)`). Register before `start()` or while running (the server then serves
+   * the new path at once).
+   *
+   * @example
+   * ```ts
+   * import { deny } from "operator-runtime/webhook";
+   *
+   * mgr.webhook(Greeting, {
+   *   default: (g) => ({ ...g, metadata: { ...g.metadata, labels: { ...g.metadata?.labels, team: "hello" } } }),
+   *   validate: (g) =>
+   *     g.spec?.name && g.spec.surname
+   *       ? deny("set exactly one of spec.name and spec.surname", [{ field: "spec.surname", message: "must be unset when spec.name is set", reason: "FieldValueForbidden" }])
+   *       : undefined,
+   *   timeoutSeconds: 5,
+   * });
+   * ```
+   */
+  webhook<T extends KubeObject>(kind: Kind<T>, options: WebhookOptions<T>): this {
+    const where = `mgr.webhook(${typeof kind?.kind === "string" ? kind.kind : "kind"})`;
+    const regs = admissionRegistrations(where, kind, options);
+    for (const reg of regs) {
+      const same = this.#admission.find((r) => (r.type === reg.type && r.group === reg.group && r.kind === reg.kind) || r.path === reg.path || r.name === reg.name);
+      if (same) {
+        throw new TypeError(`${where}: ${same.path === reg.path ? `the path ${reg.path} is served already` : `${reg.kind} has a ${reg.type} webhook already`} (${same.name}, registered for ${same.group ? `${same.group}/` : ""}${same.version}). Fix: register each kind once, with default and validate in one options object.`);
+      }
+    }
+    if (this.#started && !this.#webhookServer && this.#webhookOptions !== false) {
+      throw new TypeError(`${where}: the Manager started without webhooks, so it runs no webhook server. Fix: register webhooks before mgr.start().`);
+    }
+    for (const reg of regs) {
+      this.#admission.push(reg);
+      if (this.#webhookServer) {
+        this.#webhookServer.register(reg);
+        this.metrics.webhookRegistered(reg.path, reg.type);
+      }
+    }
+    return this;
+  }
+
+  /**
+   * Registers the conversion webhook of a multi-version custom resource, hub-and-spoke: every
+   * version converts to and from the `hub` (`spokes[v].toHub` / `fromHub`), served on
+   * `/convert`. `kind` is any version of it (its group and kind count). Check the converters in
+   * your tests with `checkRoundTrip` (`operator-runtime/webhook`). Throws a TypeError for a
+   * kind without an API group, a kind registered twice, a hub also listed as a spoke, a spoke
+   * without both functions, or a kind version that is neither hub nor spoke.
+   *
+   * @example
+   * ```ts
+   * mgr.conversion(Greeting, {
+   *   hub: "v1",
+   *   spokes: {
+   *     v1alpha1: {
+   *       toHub: ({ spec, ...rest }) => ({ ...rest, spec: { name: (spec as { who?: string }).who } }),
+   *       fromHub: ({ spec, ...rest }) => ({ ...rest, spec: { who: (spec as { name?: string }).name } }),
+   *     },
+   *   },
+   * });
+   * ```
+   */
+  conversion(kind: KindRef, options: ConversionOptions): this {
+    const where = `mgr.conversion(${typeof kind?.kind === "string" ? kind.kind : "kind"})`;
+    const reg = conversionRegistration(where, kind, options);
+    if (this.#conversions.some((c) => c.group === reg.group && c.kind === reg.kind)) {
+      throw new TypeError(`${where}: ${reg.kind}.${reg.group} has a conversion already. Fix: register each kind's conversion once, with every spoke in it.`);
+    }
+    if (this.#started && !this.#webhookServer && this.#webhookOptions !== false) {
+      throw new TypeError(`${where}: the Manager started without webhooks, so it runs no webhook server. Fix: register conversions before mgr.start().`);
+    }
+    this.#conversions.push(reg);
+    if (this.#webhookServer) {
+      this.#webhookServer.registerConversion(reg);
+      this.metrics.webhookRegistered("/convert", "conversion");
+    }
+    return this;
+  }
+
+  /**
+   * The registered webhooks and conversions, as `gen manifests` and `webhookConfigurations`
+   * read them.
+   *
+   * @example
+   * ```ts
+   * const { admission, conversion } = mgr.webhookRegistrations();
+   * console.log(admission.map((r) => `${r.type} ${r.path}`), conversion.map((c) => c.kind));
+   * ```
+   */
+  webhookRegistrations(): { admission: AdmissionRegistration[]; conversion: ConversionRegistration[] } {
+    return { admission: [...this.#admission], conversion: [...this.#conversions] };
+  }
+
+  /**
+   * The webhook server's settings as given (`new Manager({ webhook })`), or `false` for
+   * `webhook: false`. `gen manifests` reads the port and the certificate directory here.
+   *
+   * @example
+   * ```ts
+   * const options = mgr.webhookOptions; // {} by default: port 9443, certDir from $WEBHOOK_CERT_DIR
+   * ```
+   */
+  get webhookOptions(): Readonly<ManagerWebhookOptions> | false {
+    return this.#webhookOptions === false ? false : { ...this.#webhookOptions };
+  }
+
+  /**
+   * The running webhook server (its `url` and `caBundle`), or undefined before `start()`, with
+   * nothing registered, or with `webhook: false`.
+   */
+  get webhookServer(): WebhookServer | undefined {
+    return this.#webhookServer;
+  }
+
+  /**
+   * The MutatingWebhookConfiguration, ValidatingWebhookConfiguration and CRD conversion
+   * settings that point the API server at this running Manager's webhook server (its `url` and
+   * CA bundle): apply them to a test cluster, or to LocalCluster, to run the webhooks end to
+   * end. Throws before `start()` or without a webhook server. For a deployment (a Service
+   * target, cert-manager), use `operator-runtime gen manifests`.
+   *
+   * @example
+   * ```ts
+   * await mgr.start();
+   * for (const obj of mgr.webhookManifests()) await client.apply(obj);
+   * ```
+   */
+  webhookManifests(opts: { name?: string } = {}): KubeObject[] {
+    const server = this.#webhookServer;
+    if (!server?.listening) {
+      throw new TypeError("mgr.webhookManifests(): the webhook server is not running. Fix: register webhooks (mgr.webhook, mgr.conversion) and await mgr.start() first.");
+    }
+    return webhookConfigurations(this.webhookRegistrations(), { url: server.url }, {
+      ...(server.caBundle !== undefined ? { caBundle: server.caBundle } : {}),
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+    });
   }
 
   /**
@@ -338,7 +553,11 @@ export class Manager {
     return this.#router ?? this.cache;
   }
 
-  /** Starts everything; resolves once caches are synced and election runs. */
+  /**
+   * Starts everything; resolves once caches are synced and election runs. The webhook server
+   * (when webhooks or conversions are registered) listens before the caches start, on every
+   * replica; readiness waits for it.
+   */
   async start(): Promise<void> {
     refuseStartWhileGenerating();
     if (this.#started) return;
@@ -358,6 +577,7 @@ export class Manager {
       // With healthPort 0 the port is chosen now: say where /metrics, /healthz and /readyz are.
       this.logger.info("serving /metrics, /healthz and /readyz", { host: this.health.host, port: this.health.port });
     }
+    if (this.#wantsWebhookServer()) await this.#startWebhookServer(signal);
     await this.cache.start(signal);
     for (const r of this.#runnables) await this.#startOne(r);
     if (this.ring) {
@@ -375,7 +595,10 @@ export class Manager {
     await this.elector.start(signal);
   }
 
-  /** Drains controllers, stops caches and runnables, releases the lease, stops the server. */
+  /**
+   * Drains controllers, stops caches and runnables, releases the lease, stops the webhook
+   * server (in-flight reviews finish first) and the health server.
+   */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       this.logger.info("stopping: draining controllers");
@@ -393,6 +616,8 @@ export class Manager {
       await this.#router?.close();
       await this.cache.stop();
       if (this.elector) await this.elector.stop();
+      // Last but the probes: the API server may call webhooks until the endpoints drop this pod.
+      if (this.#webhookServer) await this.#webhookServer.stop();
       if (this.health) await this.health.stop();
       clearInterval(this.#keepAlive);
       this.logger.info("stopped");
@@ -421,6 +646,31 @@ export class Manager {
     this.logger.info("shutting down", { reason: why });
     await this.stop();
     return code;
+  }
+
+  async #startWebhookServer(signal: AbortSignal): Promise<void> {
+    const o = this.#webhookOptions || {};
+    const certDir = o.certDir ?? (process.env["WEBHOOK_CERT_DIR"] || undefined);
+    const server = new WebhookServer({
+      logger: this.logger.child({ component: "webhook" }), metrics: this.metrics,
+      ...(o.port !== undefined ? { port: o.port } : {}),
+      ...(o.host !== undefined ? { host: o.host } : {}),
+      ...(certDir !== undefined ? { certDir } : {}),
+      ...(o.dnsNames !== undefined ? { dnsNames: o.dnsNames } : {}),
+    });
+    for (const reg of this.#admission) {
+      server.register(reg);
+      this.metrics.webhookRegistered(reg.path, reg.type);
+    }
+    for (const reg of this.#conversions) server.registerConversion(reg);
+    if (this.#conversions.length) this.metrics.webhookRegistered("/convert", "conversion");
+    // Set before listening: a registration made meanwhile goes to this server.
+    this.#webhookServer = server;
+    await server.start(signal);
+    this.logger.info("serving webhooks", {
+      url: server.url, paths: [...this.#admission.map((r) => r.path), ...(this.#conversions.length ? ["/convert"] : [])],
+      certificate: certDir ?? "generated for development (no certDir)",
+    });
   }
 
   async #startOne(r: Runnable): Promise<void> {

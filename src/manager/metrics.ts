@@ -2,6 +2,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { ControllerMetrics, MetricsProvider, WorkQueueMetrics } from "../controller/metrics-hooks.ts";
 import { checkObject } from "../util/check-args.ts";
+import type { WebhookMetrics, WebhookOutcome, WebhookType } from "../webhook/metrics-hooks.ts";
 
 /**
  * Buckets of `controller_runtime_reconcile_time_seconds` (controller-runtime's: fine below 1 s,
@@ -46,6 +47,17 @@ export interface MetricsOptions {
 type Queue = "name" | "controller";
 
 /**
+ * Buckets of `controller_runtime_webhook_latency_seconds` (Prometheus' defaults, as
+ * controller-runtime's webhook metrics).
+ *
+ * @example
+ * ```ts
+ * WEBHOOK_LATENCY_BUCKETS.at(-1); // 10
+ * ```
+ */
+export const WEBHOOK_LATENCY_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
  * The Manager's metrics: implements the controllers' and work queues' {@link MetricsProvider}
  * hooks with controller-runtime's metric names and labels, plus
  * `leader_election_master_status{name}`. `text()` is the Prometheus exposition served on
@@ -61,7 +73,13 @@ type Queue = "name" | "controller";
  * `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
  * `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds`,
  * `workqueue_retries_total`; a sharded Manager adds `operator_runtime_shard_buckets` and
- * `operator_runtime_shard_client_filtering{resource}`.
+ * `operator_runtime_shard_client_filtering{resource}`. Webhooks (label `webhook`: the path served)
+ * add controller-runtime's `controller_runtime_webhook_requests_total{webhook,code}` (HTTP
+ * status), `controller_runtime_webhook_latency_seconds{webhook}` (histogram) and
+ * `controller_runtime_webhook_requests_in_flight{webhook}`, and
+ * `operator_runtime_webhook_outcomes_total{webhook,type,outcome}` (`type` mutating, validating
+ * or conversion; `outcome` allowed, denied or errored — a handler that threw or timed out, a
+ * failed conversion, a malformed review).
  *
  * Guarantees: `reconcile_errors_total` counts every error, terminal ones included (as
  * controller-runtime); `terminal_reconcile_errors_total` counts terminal ones again. A controller's reconcile counters appear at 0 for every result as soon as its
@@ -82,7 +100,7 @@ type Queue = "name" | "controller";
  * console.log(await metrics.text()); // controller_runtime_reconcile_total{controller="dataapp",result="success"} 1 …
  * ```
  */
-export class Metrics implements MetricsProvider {
+export class Metrics implements MetricsProvider, WebhookMetrics {
   /** The prom-client registry holding every series. */
   readonly registry: Registry;
   readonly #reconcileTotal: Counter<"controller" | "result">;
@@ -101,6 +119,10 @@ export class Metrics implements MetricsProvider {
   readonly #leader: Gauge<"name">;
   readonly #shardBuckets: Gauge;
   readonly #shardClientFiltering: Gauge<"resource">;
+  readonly #webhookRequests: Counter<"webhook" | "code">;
+  readonly #webhookLatency: Histogram<"webhook">;
+  readonly #webhookInFlight: Gauge<"webhook">;
+  readonly #webhookOutcomes: Counter<"webhook" | "type" | "outcome">;
   readonly #controllers = new Map<string, ControllerMetrics>();
   readonly #queues = new Map<string, WorkQueueMetrics>();
 
@@ -131,6 +153,10 @@ export class Metrics implements MetricsProvider {
     this.#leader = gauge("leader_election_master_status", "1 while this process holds the lease 'name', 0 while it stands by", ["name"] as const);
     this.#shardBuckets = gauge("operator_runtime_shard_buckets", "Hash buckets of the ring this sharded replica serves (or is starting)", [] as const);
     this.#shardClientFiltering = gauge("operator_runtime_shard_client_filtering", "1 while the API server ignores the KEP-5866 shard selector of this resource, so the replica receives every object and filters client-side", ["resource"] as const);
+    this.#webhookRequests = counter("controller_runtime_webhook_requests_total", "Total number of admission and conversion requests by HTTP status code", ["webhook", "code"] as const);
+    this.#webhookLatency = histogram("controller_runtime_webhook_latency_seconds", "Histogram of the latency of processing admission and conversion requests", ["webhook"] as const, WEBHOOK_LATENCY_BUCKETS);
+    this.#webhookInFlight = gauge("controller_runtime_webhook_requests_in_flight", "Current number of admission and conversion requests being served", ["webhook"] as const);
+    this.#webhookOutcomes = counter("operator_runtime_webhook_outcomes_total", "Admission and conversion requests by outcome: allowed, denied by the handler, or errored", ["webhook", "type", "outcome"] as const);
     if (options.defaultMetrics) collectDefaultMetrics({ register: registry });
   }
 
@@ -157,6 +183,37 @@ export class Metrics implements MetricsProvider {
   /** Sets `operator_runtime_shard_client_filtering{resource}` (called by a sharded Manager). */
   shardClientFiltering(resource: string, client: boolean): void {
     this.#shardClientFiltering.set({ resource }, client ? 1 : 0);
+  }
+
+  /**
+   * Makes the series of a webhook appear at 0 before its first request (called by the Manager
+   * for each registered webhook).
+   *
+   * @example
+   * ```ts
+   * const metrics = new Metrics();
+   * metrics.webhookRegistered("/validate-example-com-v1-greeting", "validating");
+   * ```
+   */
+  webhookRegistered(webhook: string, type: WebhookType): void {
+    for (const outcome of ["allowed", "denied", "errored"] as const) this.#webhookOutcomes.inc({ webhook, type, outcome }, 0);
+    this.#webhookInFlight.set({ webhook }, 0);
+  }
+
+  /** Counts one answered webhook request (see {@link WebhookMetrics}). */
+  webhookRequest(webhook: string, code: number, seconds: number): void {
+    this.#webhookRequests.inc({ webhook, code: String(code) });
+    this.#webhookLatency.observe({ webhook }, seconds);
+  }
+
+  /** Counts how one webhook review ended (see {@link WebhookMetrics}). */
+  webhookOutcome(webhook: string, type: WebhookType, outcome: WebhookOutcome): void {
+    this.#webhookOutcomes.inc({ webhook, type, outcome });
+  }
+
+  /** Tracks requests being served (see {@link WebhookMetrics}). */
+  webhookInFlight(webhook: string, delta: 1 | -1): void {
+    this.#webhookInFlight.inc({ webhook }, delta);
   }
 
   /** The hooks of controller `name`. */

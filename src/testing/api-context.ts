@@ -12,6 +12,7 @@ import type { ResourcePath } from "./request-info.ts";
 import type { ApiServerVerb } from "./faults.ts";
 import type { AccessControl } from "./auth/access-control.ts";
 import type { UserInfo } from "./auth/user-info.ts";
+import type { AdmissionChain } from "./admission/chain.ts";
 
 /**
  * Which kinds' filtered lists carry `metadata.shardInfo`: `"all"`, or `"built-in"` only (custom
@@ -38,6 +39,8 @@ export interface ApiContext {
   shardInfoEcho: ShardInfoEcho;
   /** Authorization mode's authentication, RBAC and admission; undefined when every request is allowed. */
   access?: AccessControl;
+  /** The admission webhook chain (Mutating/ValidatingWebhookConfigurations); writes consult it. */
+  admission?: AdmissionChain;
 }
 
 /** One resource request. */

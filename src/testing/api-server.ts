@@ -17,6 +17,7 @@ import { OPENAPI_V2_PROTOBUF, openApiGroupVersionJson, openApiRoot, openApiV2Jso
 import { openApiV2Protobuf } from "./views/openapi-v2-protobuf.ts";
 import { pathSegmentNameErrors } from "./names.ts";
 import { getScale } from "./scale.ts";
+import { toViewAsync } from "./object-view.ts";
 import { nonResourceAttributes, requestAttributes } from "./auth/attributes.ts";
 import { handleReview, isReview } from "./auth/reviews.ts";
 import type { UserInfo } from "./auth/user-info.ts";
@@ -163,7 +164,7 @@ export class ApiServer {
         if (r.path.subresource === "scale") {
           const stored = this.ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
           if (!stored) throw this.ctx.writer.notFound(r.type, r.path.name!);
-          sendJson(r.res, 200, JSON.stringify(getScale(r.type, stored.object())));
+          sendJson(r.res, 200, JSON.stringify(getScale(r.type, await toViewAsync(r.type, stored.object()))));
           return;
         }
         return handleGet(this.ctx, r);

@@ -165,3 +165,89 @@ export function checkFault(spec: unknown): asserts spec is FaultSpec {
   }
   if (message !== undefined && typeof message !== "string") fail(`message is ${typeof message}; set it to a string, or leave it out for the code's default message`);
 }
+
+/**
+ * A fault on LocalCluster's calls to admission webhooks ({@link LocalCluster.injectWebhookFault}):
+ * the call waits `latencyMs` first (a wait past the webhook's `timeoutSeconds` is that call's
+ * timeout), or fails as if the webhook were `down` (connection refused), or as if it answered
+ * HTTP `code`. The webhook's `failurePolicy` then decides, as for a real failure.
+ *
+ * @example
+ * ```ts
+ * const slow: WebhookFaultSpec = { name: "vwidget.example.com", latencyMs: 15_000 }; // past the default 10 s timeout
+ * const down: WebhookFaultSpec = { down: true, times: Infinity };
+ * const broken: WebhookFaultSpec = { name: "mwidget.example.com", code: 500 };
+ * ```
+ */
+export interface WebhookFaultSpec {
+  /** The webhook's name in its configuration (e.g. `vwidget.example.com`); omit for every webhook. */
+  name?: string;
+  /** Delay before the call goes out. */
+  latencyMs?: number;
+  /** Fail the call as a refused connection. */
+  down?: boolean;
+  /** Answer the call with this HTTP status (400–599) instead of calling the webhook. */
+  code?: number;
+  /** Body of that answer (default `injected fault`). */
+  message?: string;
+  /** How many matching calls this fault hits (default 1; Infinity for all). */
+  times?: number;
+}
+
+/**
+ * A live webhook fault, with its remaining count.
+ *
+ * @example
+ * ```ts
+ * const fault: ActiveWebhookFault = cluster.injectWebhookFault({ down: true, times: 2 });
+ * // … two writes later:
+ * const spent = fault.hits === 2 && fault.remaining === 0;
+ * ```
+ */
+export interface ActiveWebhookFault {
+  readonly spec: WebhookFaultSpec;
+  /** Matching calls still to hit. */
+  remaining: number;
+  /** Calls it has hit so far. */
+  hits: number;
+}
+
+const WEBHOOK_FAULT_FIELDS: ReadonlySet<string> = new Set(["name", "latencyMs", "down", "code", "message", "times"]);
+
+/**
+ * Throws a TypeError naming the field and the fix when `spec` is not a webhook fault that can
+ * fire: an unknown field, a bad name, latency, code or count, or none of `latencyMs`, `down`
+ * and `code`.
+ *
+ * @example
+ * ```ts
+ * checkWebhookFault({ name: "vwidget.example.com", down: true }); // fine
+ * checkWebhookFault({ code: 200 });
+ * // → throws TypeError: cluster.injectWebhookFault: code 200 is not an HTTP error code; …
+ * ```
+ */
+export function checkWebhookFault(spec: unknown): asserts spec is WebhookFaultSpec {
+  const fail = (why: string): never => {
+    throw new TypeError(`cluster.injectWebhookFault: ${why}`);
+  };
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) fail(`the fault is ${spec === null ? "null" : Array.isArray(spec) ? "an array" : typeof spec}; pass an object such as { name: "vwidget.example.com", down: true }`);
+  const f = spec as Record<string, unknown>;
+  for (const key of Object.keys(f)) {
+    if (!WEBHOOK_FAULT_FIELDS.has(key)) fail(`unknown field ${JSON.stringify(key)}; a webhook fault has ${[...WEBHOOK_FAULT_FIELDS].join(", ")}`);
+  }
+  const { name, latencyMs, down, code, message, times } = f;
+  if (name !== undefined && (typeof name !== "string" || name === "")) fail(`name is ${shown(name)}; set it to a webhook's name (webhooks[].name, e.g. "vwidget.example.com"), or leave it out to match every webhook`);
+  if (latencyMs !== undefined && !(typeof latencyMs === "number" && Number.isFinite(latencyMs) && latencyMs >= 0)) {
+    fail(`latencyMs ${shown(latencyMs)} is not a duration; set it to milliseconds, a finite number >= 0`);
+  }
+  if (down !== undefined && typeof down !== "boolean") fail(`down is ${shown(down)}; set it to true for a refused connection`);
+  if (code !== undefined && !(Number.isInteger(code) && (code as number) >= 400 && (code as number) <= 599)) {
+    fail(`code ${shown(code)} is not an HTTP error code; set it to an error from 400 to 599, e.g. code: 500`);
+  }
+  if (down === true && code !== undefined) fail("down and code both set; a refused connection has no HTTP answer: set one of them");
+  if (!latencyMs && down !== true && code === undefined) fail("the fault has no latencyMs, down or code, so it would do nothing; set one of them");
+  if (times !== undefined && !(times === Infinity || (Number.isInteger(times) && (times as number) >= 1))) {
+    fail(`times ${shown(times)} is not a count of calls; set it to an integer >= 1, or Infinity for every matching call`);
+  }
+  if (message !== undefined && typeof message !== "string") fail(`message is ${typeof message}; set it to a string`);
+}

@@ -21,11 +21,12 @@
  * @module
  */
 export { LocalCluster } from "./local-cluster.ts";
-export type { LocalClusterOptions } from "./local-cluster.ts";
+export type { LocalClusterOptions, WebhookManifestSource } from "./local-cluster.ts";
+export type { ServiceResolver } from "./admission/webhook-client.ts";
 export type { ShardInfoEcho, ShardingSettings } from "./shard-selector.ts";
 export type { UserKubeConfig } from "./user-kubeconfigs.ts";
 export type { SimulationOptions } from "./simulator.ts";
-export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord } from "./faults.ts";
+export type { FaultSpec, ActiveFault, ApiServerVerb, RequestMatcher, ServedRequestRecord, WebhookFaultSpec, ActiveWebhookFault } from "./faults.ts";
 export type { RequestFilter, RequestLog, RequestRecord } from "../util/request-log.ts";
 export { ManualClock } from "../util/clock.ts";
 export type { Clock } from "../util/clock.ts";

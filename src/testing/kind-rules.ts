@@ -7,6 +7,7 @@ import type { StatusCause } from "./status.ts";
 import { badRequest, invalid, invalidValue, requiredValue } from "./status.ts";
 import { prepareCustomResource } from "./crd/schema.ts";
 import { validateCrd } from "./crd/crd-validation.ts";
+import { recordStorageVersion } from "./conversion/stored-versions.ts";
 import { checkObjectLimits } from "./metadata-validation.ts";
 import { updateCauses } from "./immutable-fields.ts";
 import { isRbacType, rbacCauses } from "./rbac/rbac-validation.ts";
@@ -37,7 +38,8 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
   if (causes.length) throw invalid(type.kind, type.group, name, causes);
   checkObjectLimits(type, obj);
   if (!type.builtin && type.schema) {
-    const { object, prunedFields } = prepareCustomResource(obj, type.schema, { kind: type.kind, group: type.group, name });
+    const { object, prunedFields, warnings } = prepareCustomResource(obj, type.schema, { kind: type.kind, group: type.group, name, ...(old ? { old } : {}) });
+    ctx.warnings.push(...warnings);
     if (prunedFields.length && ctx.fieldValidation !== "Ignore") {
       const msgs = prunedFields.map((f) => `unknown field "${f}"`);
       if (ctx.fieldValidation === "Strict") throw badRequest(`strict decoding error: ${msgs.join(", ")}`);
@@ -45,7 +47,12 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
     }
     return object;
   }
-  if (type.kind === "CustomResourceDefinition") validateCrd(obj);
+  if (type.kind === "CustomResourceDefinition") {
+    validateCrd(obj);
+    // The CRD strategy's PrepareForUpdate: a storage version switch is recorded (never removed;
+    // a status update that drops the storage version itself is refused by validation anyway).
+    if (old) recordStorageVersion(obj);
+  }
   if (isRbacType(type)) {
     const rbacErrors = rbacCauses(type.kind, obj, old);
     if (rbacErrors.length) throw invalid(type.kind, type.group, name, rbacErrors);

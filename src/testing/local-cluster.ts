@@ -11,11 +11,21 @@
  * their bindings allow, with kube-apiserver's 401 and 403 answers. The RBAC kinds themselves
  * are served either way, so RBAC manifests apply to any LocalCluster.
  *
+ * Admission webhooks run as on kube-apiserver: the Mutating/ValidatingWebhookConfigurations
+ * created through the API (or {@link LocalCluster.registerWebhooks}) are called over HTTPS,
+ * trusting only their `caBundle`, on creates, updates, patches, applies, deletes (a collection
+ * delete admits each object), `/status` and `/scale` writes and dry runs: mutating webhooks
+ * first (JSON patches applied, `reinvocationPolicy: IfNeeded` honoured), then defaulting and
+ * validation, then validating webhooks on the object as it will be stored. `rules`,
+ * `matchPolicy`, `namespaceSelector`, `objectSelector`, `failurePolicy`, `timeoutSeconds`,
+ * `sideEffects` and warnings (`Warning` headers) behave as kube-apiserver's, with its messages;
+ * {@link LocalCluster.injectWebhookFault} makes calls slow or fail. Writes LocalCluster makes
+ * itself (garbage collection, the simulator) are not admitted.
+ *
  * Known limitations compared with a real API server: identities are bearer tokens only (no
- * client certificates, no anonymous requests), ClusterRole aggregation is not done, no
- * admission webhooks, no CRD conversion webhooks (versions share one schema-compatible
- * storage), no CEL validation rules, lists are served from the current state (a `continue` page reflects later
- * changes), no kubelet (Pods run only when simulation is on), built-in kinds have no OpenAPI
+ * client certificates, no anonymous requests), ClusterRole aggregation is not done, admission
+ * webhooks' `matchConditions` (CEL) are not evaluated (a webhook is called as if they held),
+ * lists are served from the current state (a `continue` page reflects later changes), no kubelet (Pods run only when simulation is on), built-in kinds have no OpenAPI
  * schemas (CRD kinds do). Responses are always JSON.
  * Protobuf request bodies (`application/vnd.kubernetes.protobuf`, which kubectl's generators
  * such as `kubectl create configmap` send) are read for the built-in kinds of the core, `apps`,
@@ -54,7 +64,9 @@ import { registerCost } from "./cost-probe.ts";
 import { watchCrds } from "./crd-controller.ts";
 import { StatusError } from "./status.ts";
 import { DEFAULT_RESOURCE_VERSION_WAIT_MS } from "./resource-version-wait.ts";
-import type { ActiveFault, FaultSpec, ServedRequestRecord } from "./faults.ts";
+import type { ActiveFault, ActiveWebhookFault, FaultSpec, ServedRequestRecord, WebhookFaultSpec } from "./faults.ts";
+import { AdmissionChain } from "./admission/chain.ts";
+import type { ServiceResolver } from "./admission/webhook-client.ts";
 import type { RequestLog } from "../util/request-log.ts";
 import type { KubeObject } from "./resource-type.ts";
 import type { Simulator, SimulationOptions } from "./simulator.ts";
@@ -68,6 +80,7 @@ import { writeKubeconfig } from "./kubeconfig-file.ts";
 import { checkShardingSettings } from "./shard-selector.ts";
 import type { ShardInfoEcho, ShardingSettings } from "./shard-selector.ts";
 import { checkObject } from "../util/check-args.ts";
+import { mergePatchInPlace } from "../util/merge-patch.ts";
 
 /** Options of {@link LocalCluster.start}. */
 export interface LocalClusterOptions {
@@ -177,6 +190,39 @@ export interface LocalClusterOptions {
    * arrives. `"all"` echoes for custom resources too.
    */
   shardInfoEcho?: ShardInfoEcho;
+  /**
+   * Where admission webhooks whose `clientConfig` names a `service` (not a `url`) are reached:
+   * a function from the service reference to an `https://host:port` base URL (the reference's
+   * `path` is appended), or undefined when it is unknown — the call then fails as an
+   * unreachable webhook, and its `failurePolicy` decides. Webhooks with a `url` need nothing.
+   *
+   * @example
+   * ```ts
+   * const cluster = await LocalCluster.start({
+   *   webhookServices: (svc) => (svc.name === "widget-webhook" ? "https://127.0.0.1:9443" : undefined),
+   * });
+   * ```
+   */
+  webhookServices?: ServiceResolver;
+}
+
+/**
+ * What {@link LocalCluster.registerWebhooks} takes: the Manager, or anything listing webhook manifests.
+ *
+ * @example
+ * ```ts
+ * const source: WebhookManifestSource = {
+ *   webhookManifests: () => [{ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingWebhookConfiguration", metadata: { name: "widgets" } }],
+ * };
+ * await cluster.registerWebhooks(source);
+ * ```
+ */
+export interface WebhookManifestSource {
+  /**
+   * MutatingWebhookConfigurations, ValidatingWebhookConfigurations and CustomResourceDefinition
+   * stubs carrying `spec.conversion`; other kinds are skipped.
+   */
+  webhookManifests(): KubeObject[];
 }
 
 /** Bookmarks on an idle watch once a minute, as kube-apiserver sends them. */
@@ -255,8 +301,18 @@ export class LocalCluster {
       throw new TypeError(`LocalCluster.start: authorization must be true or false, got ${JSON.stringify(options.authorization)}`);
     }
     if (options.authorization) ctx.access = new AccessControl(store, registry);
+    if (options.webhookServices !== undefined && typeof options.webhookServices !== "function") {
+      throw new TypeError("LocalCluster.start: webhookServices must be a function from a service reference ({ namespace, name, port }) to an https base URL or undefined");
+    }
+    ctx.admission = new AdmissionChain(store, registry, options.webhookServices);
     store.onChange((c) => hub.dispatch(c));
-    watchCrds(ctx);
+    const admission = ctx.admission;
+    watchCrds(ctx, {
+      ...(options.webhookServices ? { resolveService: options.webhookServices } : {}),
+      // Conversion calls go through the admission chain's client, so injected webhook faults
+      // named after a CRD apply to them.
+      post: (name, config, body, ms) => admission.post(name, config, body, ms),
+    });
     const gc = new GarbageCollector(ctx);
     for (const name of SEEDED_NAMESPACES) writer.create(nsType, undefined, { metadata: { name } });
     if (ctx.access) seedBootstrapPolicy(registry, writer);
@@ -321,9 +377,77 @@ export class LocalCluster {
     return this.#api.inject(fault);
   }
 
-  /** Removes all injected faults that have not fired yet. */
+  /** Removes all injected faults (request and webhook faults) that have not fired yet. */
   clearFaults(): void {
     this.#api.faults.length = 0;
+    if (this.#api.ctx.admission) this.#api.ctx.admission.faults.length = 0;
+  }
+
+  /**
+   * Makes LocalCluster's calls to admission webhooks slow or fail, `times` times (default
+   * once): `latencyMs` waits before the call (a wait reaching the webhook's `timeoutSeconds` is
+   * that call's timeout), `down: true` fails it as a refused connection, `code` as an HTTP error
+   * answer. The webhook's `failurePolicy` then decides, as for a real failure: `Fail` answers
+   * the write with kube-apiserver's 500 `Internal error occurred: failed calling webhook …`,
+   * `Ignore` lets it through. `name` limits the fault to one webhook (`webhooks[].name`).
+   *
+   * Errors: a TypeError naming the field and the fix for an unknown field, a bad value, or a
+   * fault that would do nothing.
+   *
+   * @example
+   * ```ts
+   * cluster.injectWebhookFault({ name: "vwidget.example.com", down: true });
+   * // the next write that calls vwidget.example.com fails (failurePolicy: Fail) or skips it (Ignore)
+   * ```
+   */
+  injectWebhookFault(fault: WebhookFaultSpec): ActiveWebhookFault {
+    checkObject("LocalCluster.injectWebhookFault(fault)", "fault", fault, "a webhook fault ({ name?, latencyMs?, down?, code?, times? })");
+    return this.#api.ctx.admission!.inject(fault);
+  }
+
+  /**
+   * Registers a webhook server with this cluster in one call, as deploying its manifests
+   * would: each MutatingWebhookConfiguration and ValidatingWebhookConfiguration of
+   * `source.webhookManifests()` is created, or replaces the one of the same name; each
+   * CustomResourceDefinition stub's `spec.conversion` is merged onto the stored CRD of that
+   * name. Other kinds (Service, Certificate…) are skipped: LocalCluster calls the webhooks'
+   * URLs (or resolves `service` references with the `webhookServices` option).
+   *
+   * Errors: a StatusError when a configuration is invalid (kube-apiserver's 422), a TypeError
+   * naming the CRD when a stub's CRD is not stored yet (create the CRD first).
+   *
+   * @example
+   * ```ts
+   * // mgr: a Manager with webhooks; its server points the configurations at itself with its CA
+   * await cluster.registerWebhooks(mgr);
+   * ```
+   */
+  async registerWebhooks(source: WebhookManifestSource): Promise<void> {
+    checkObject("LocalCluster.registerWebhooks(source)", "source", source, "an object with webhookManifests() (e.g. the Manager)");
+    if (typeof source.webhookManifests !== "function") {
+      throw new TypeError("LocalCluster.registerWebhooks: source has no webhookManifests() method; pass the Manager (mgr), or an object whose webhookManifests() returns the configurations");
+    }
+    const { registry, store, writer } = this.#api.ctx;
+    for (const manifest of source.webhookManifests()) {
+      const name = manifest.metadata?.name ?? "";
+      if (manifest.kind === "MutatingWebhookConfiguration" || manifest.kind === "ValidatingWebhookConfiguration") {
+        const type = registry.byKind("admissionregistration.k8s.io/v1", manifest.kind)!;
+        const body = structuredClone(manifest);
+        const existing = store.get(type.storageKey, "", name);
+        if (existing) writer.update(type, existing, { ...body, metadata: { ...body.metadata, resourceVersion: String(existing.rv) } }, { manager: "localcluster" });
+        else writer.create(type, undefined, body, { manager: "localcluster" });
+      } else if (manifest.kind === "CustomResourceDefinition") {
+        const conversion = (manifest as { spec?: { conversion?: unknown } }).spec?.conversion;
+        if (conversion === undefined) continue;
+        const type = registry.byKind("apiextensions.k8s.io/v1", "CustomResourceDefinition")!;
+        const existing = store.get(type.storageKey, "", name);
+        if (!existing) {
+          throw new TypeError(`LocalCluster.registerWebhooks: CustomResourceDefinition "${name}" is not in the cluster; create the CRD before registering its conversion webhook`);
+        }
+        const crd = mergePatchInPlace(existing.object(), { spec: { conversion: structuredClone(conversion) } }) as KubeObject;
+        writer.update(type, existing, crd, { manager: "localcluster" });
+      }
+    }
   }
 
   /**

@@ -10,7 +10,7 @@ import { decodeContinue, encodeContinue } from "./continue-token.ts";
 import type { ContinueToken } from "./continue-token.ts";
 import { parseTimeoutSeconds } from "./watch-timeout.ts";
 import { sendJson } from "./http-io.ts";
-import { renderView, toView } from "./object-view.ts";
+import { convertsByWebhook, renderView, renderViewAsync, toView, toViewAsync, toViewsAsync } from "./object-view.ts";
 import { parseLabelSelector } from "../util/label-selector.ts";
 import { parseFieldSelector } from "../util/field-selector.ts";
 import { fieldSelectorFor } from "./selectable-fields.ts";
@@ -37,12 +37,16 @@ export async function handleGet(ctx: ApiContext, r: ResourceRequest): Promise<vo
   if (!(await caughtUp(ctx, r))) return;
   const stored = ctx.store.get(r.type.storageKey, r.path.namespace ?? "", r.path.name!);
   if (!stored) throw ctx.writer.notFound(r.type, r.path.name!);
+  // The store's version now: a conversion webhook call may let later writes in meanwhile.
+  const rv = String(ctx.store.resourceVersion);
+  const webhook = convertsByWebhook(r.type);
   if (wantsTable(r.req.headers.accept)) {
-    const table = toTable(r.type, [toView(r.type, stored.object())], String(ctx.store.resourceVersion), new Date(), includeObjectOf(r.query));
+    const view = webhook ? await toViewAsync(r.type, stored.object()) : toView(r.type, stored.object());
+    const table = toTable(r.type, [view], rv, new Date(), includeObjectOf(r.query));
     sendJson(r.res, 200, JSON.stringify(table));
     return;
   }
-  sendJson(r.res, 200, renderView(r.type, stored));
+  sendJson(r.res, 200, webhook ? await renderViewAsync(r.type, stored) : renderView(r.type, stored));
 }
 
 /** The Table `includeObject` query parameter (kubectl's --sort-by asks for whole objects). */
@@ -109,8 +113,11 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
     items.push(o);
   }
   if (remaining > 0) next = encodeContinue(listRv, keyOf(items[items.length - 1]!, r.path.namespace !== undefined));
+  // A conversion webhook converts every item not at the listed version, in one review.
+  const converted = convertsByWebhook(r.type) ? await toViewsAsync(r.type, items.map((o) => o.object())) : undefined;
   if (wantsTable(r.req.headers.accept)) {
-    const table = toTable(r.type, items.map((o) => toView(r.type, o.object())), String(listRv), new Date(), includeObjectOf(q));
+    const views = converted ?? items.map((o) => toView(r.type, o.object()));
+    const table = toTable(r.type, views, String(listRv), new Date(), includeObjectOf(q));
     if (next) (table.metadata as Record<string, unknown>).continue = next;
     sendJson(r.res, 200, JSON.stringify(table));
     return;
@@ -126,7 +133,8 @@ export async function handleList(ctx: ApiContext, r: ResourceRequest): Promise<v
   // parameter (kube-apiserver v1.36.2 echoes it for built-in kinds only: see ShardInfoEcho).
   if (shard && echoesShardInfo(ctx, r.type)) metadata.shardInfo = { selector: shard.selector };
   const head = JSON.stringify({ kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata });
-  const body = `${head.slice(0, -1)},"items":[${items.map((o) => renderView(r.type, o)).join(",")}]}`;
+  const rendered = converted ? converted.map((o) => JSON.stringify(o)) : items.map((o) => renderView(r.type, o));
+  const body = `${head.slice(0, -1)},"items":[${rendered.join(",")}]}`;
   sendJson(r.res, 200, body);
 }
 

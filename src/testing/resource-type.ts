@@ -2,6 +2,7 @@
  * What LocalCluster knows about one served resource (a built-in kind or a CRD's kind).
  */
 import type { ObjectMeta } from "../kinds/kube-object.ts";
+import type { ServiceResolver, WebhookClientConfig } from "./admission/webhook-client.ts";
 
 /** Objects as stored: the SDK's plain-JSON object types. */
 export type { KubeObject, ObjectMeta, OwnerReference } from "../kinds/kube-object.ts";
@@ -42,6 +43,30 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
 }
 
+/**
+ * A CRD's `spec.conversion` with `strategy: Webhook`, as LocalCluster calls it: every object
+ * read or written at a version other than the one it is stored at goes through a
+ * `ConversionReview` POSTed to `clientConfig`.
+ */
+export interface ConversionWebhook {
+  /** The CRD's name, e.g. `greetings.example.com`. */
+  crdName: string;
+  /** `spec.conversion.webhook.clientConfig` (`url`, or `service`, and `caBundle`). */
+  clientConfig: WebhookClientConfig;
+  /** `spec.conversion.webhook.conversionReviewVersions`, in preference order. */
+  conversionReviewVersions: readonly string[];
+  /** Maps a `clientConfig.service` to an address LocalCluster can reach, when it has one. */
+  resolveService?: ServiceResolver;
+  /**
+   * Makes the HTTPS call (LocalCluster's admission chain, so injected webhook faults named
+   * after the CRD apply); `postReview` to `clientConfig` when absent.
+   */
+  post?: ConversionPost;
+}
+
+/** POSTs a review to a webhook: `name` names the webhook for fault injection (the CRD's name). */
+export type ConversionPost = (name: string, clientConfig: WebhookClientConfig, body: unknown, timeoutMs: number) => Promise<unknown>;
+
 /** One served resource at one group/version. */
 export interface ResourceType {
   /** "" for the core group. */
@@ -76,6 +101,13 @@ export interface ResourceType {
   storageVersion?: string;
   /** The list kind, when it is not `<Kind>List` (a CRD's `spec.names.listKind`). */
   listKind?: string;
+  /**
+   * True when objects may be stored at versions other than the storage version (the CRD's
+   * `status.storedVersions` lists more than it): views then check each object's apiVersion.
+   */
+  mixedStorageVersions?: boolean;
+  /** The CRD's conversion webhook, when its strategy is `Webhook` (absent for `None`). */
+  conversion?: ConversionWebhook;
 }
 
 /** `group/version` or `version` for core. */

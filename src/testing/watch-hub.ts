@@ -16,6 +16,11 @@ export interface Watcher {
   readonly viewKey: string;
   /** The object's JSON in this watch's view. */
   render(o: StoredObject): string;
+  /**
+   * Set by watches whose view needs a conversion webhook: takes the event instead of
+   * {@link render} and {@link send}, converts it and writes it in order.
+   */
+  deliver?(type: string, o: StoredObject): void;
   /** Writes one event line. */
   send(type: string, objectJson: string): void;
   /** Ends the watch abruptly (fault injection) or cleanly. */
@@ -89,6 +94,10 @@ export class WatchHub {
     for (const w of set) {
       const ev = eventFor(w, c);
       if (!ev) continue;
+      if (w.deliver) {
+        w.deliver(ev.type, ev.object);
+        continue;
+      }
       renders ??= new Map();
       const key = `${ev.object === c.object ? "" : "left|"}${w.viewKey}`;
       let json = renders.get(key);

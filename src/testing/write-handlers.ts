@@ -6,12 +6,13 @@ import type { KubeObject, ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
 import type { StoredObject } from "./object-store.ts";
 import type { DeleteOptions, WriteOptions, WriteResult } from "./write-path.ts";
+import { ChangedMeanwhileError } from "./write-path.ts";
 import type { StatusCause } from "./status.ts";
 import { StatusError, badRequest, forbidden, goStringSlice, invalidOptions, invalidValue, unsupportedMediaType, unsupportedValue } from "./status.ts";
 import { stringMapDecodeError } from "./string-maps.ts";
 import { mediaType, parseJsonBody, parseObjectBody, readBody, sendJson, warningHeaders } from "./http-io.ts";
-import { fromView, storageApiVersion, toView } from "./object-view.ts";
-import { applyConfigurationError, checkPatchedObject } from "./kind-rules.ts";
+import { fromViewAsync, storageApiVersion, toViewAsync } from "./object-view.ts";
+import { applyConfigurationError, checkPatchedObject, decodeBody, fieldDefaults } from "./kind-rules.ts";
 import { validateListOptions } from "./list-params.ts";
 import { applyJsonPatch } from "./patch/json-patch.ts";
 import { applyMergePatch } from "./patch/merge-patch.ts";
@@ -25,6 +26,8 @@ import { shardSelectionOf } from "./shard-selector.ts";
 import { getScale, scaleToObject } from "./scale.ts";
 import { queryBool } from "./request-info.ts";
 import { PROTOBUF_MEDIA_TYPE, acceptsProtobuf, decodeProtobufObject } from "./protobuf/decode.ts";
+import { ADMIN_USER } from "./auth/user-info.ts";
+import type { AdmissionAttributes, AdmissionPlan } from "./admission/chain.ts";
 
 const BODY_TYPES = new Set(["application/json", "application/yaml", ""]);
 const PATCH_TYPES =
@@ -118,8 +121,8 @@ function defaultManager(r: ResourceRequest): string {
 }
 
 /** Answers with a write's object in `type`'s view; reuses the stored text when the view is the stored form. */
-function respond(r: ResourceRequest, code: number, type: ResourceType, result: WriteResult): void {
-  const view = toView(type, result.object);
+async function respond(r: ResourceRequest, code: number, type: ResourceType, result: WriteResult): Promise<void> {
+  const view = await toViewAsync(type, result.object);
   const text = view === result.object && result.json !== undefined ? result.json : JSON.stringify(view);
   sendJson(r.res, code, text, warningHeaders(result.warnings));
 }
@@ -202,8 +205,8 @@ export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise
   if (r.type.group === "events.k8s.io") validateEventsV1Create(body);
   const st = storageType(ctx, r.type);
   // The body was just decoded for this request: the writer may work on it in place.
-  const result = ctx.writer.create(st, r.path.namespace, fromView(r.type, body), { ...opts, ownsBody: true });
-  respond(r, 201, r.type, result);
+  const result = await createObject(ctx, r, st, body, { ...opts, ownsBody: true }, optionsObject(r, "CreateOptions"));
+  await respond(r, 201, r.type, result);
 }
 
 /** PUT a whole object (or its /status). */
@@ -214,9 +217,9 @@ export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise
   checkKind(r, body);
   checkDecodable(r, body);
   const existing = requireExisting(ctx, r);
-  if (r.type.group === "events.k8s.io") validateEventsV1Update(toView(r.type, existing.object()), body);
-  const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, body), opts);
-  respond(r, 200, r.type, result);
+  if (r.type.group === "events.k8s.io") validateEventsV1Update(await toViewAsync(r.type, existing.object()), body);
+  const result = await updateObject(ctx, r, storageType(ctx, r.type), existing, body, opts, optionsObject(r, "UpdateOptions"));
+  await respond(r, 200, r.type, result);
 }
 
 /** PATCH in any of the four formats. */
@@ -224,17 +227,28 @@ export async function handlePatch(ctx: ApiContext, r: ResourceRequest): Promise<
   const type = mediaType(r.req);
   checkPatchType(r.type, type);
   const buf = await readBody(r.req);
+  // The object may change while admission webhooks are called: the patch is applied again to
+  // the new one, once (kube-apiserver's patcher retries on a conflict).
+  try {
+    await patchOnce(ctx, r, type, buf);
+  } catch (err) {
+    if (!(err instanceof ChangedMeanwhileError)) throw err;
+    await patchOnce(ctx, r, type, buf);
+  }
+}
+
+async function patchOnce(ctx: ApiContext, r: ResourceRequest, type: string, buf: Buffer): Promise<void> {
   const name = r.path.name!;
   const ctxInfo = { kind: r.type.kind, group: r.type.group, name };
   if (type === "application/apply-patch+yaml") return apply(ctx, r, parseObjectBody(buf, type) as KubeObject);
   const opts = writeOptions(r, "PatchOptions");
   const existing = requireExisting(ctx, r);
   if (r.path.subresource === "scale") {
-    const scale = getScale(r.type, existing.object());
+    const scale = getScale(r.type, await toViewAsync(r.type, existing.object()));
     return updateScale(ctx, r, patchDocument(type, scale, buf, r.type, ctxInfo), opts, existing);
   }
   const fresh = existing.object();
-  const current = toView(r.type, fresh);
+  const current = await toViewAsync(r.type, fresh);
   // A merge patch of the unconverted stored object works on this fresh copy itself.
   const inPlace = type === "application/merge-patch+json" && current === fresh;
   const patched = patchDocument(type, current, buf, r.type, ctxInfo, inPlace);
@@ -244,8 +258,8 @@ export async function handlePatch(ctx: ApiContext, r: ResourceRequest): Promise<
   // The other patch formats work on a copy of `current`: unconverted, it is the stored object
   // the update would parse again.
   const handover = current === fresh && !inPlace ? { current: fresh } : {};
-  const result = ctx.writer.update(storageType(ctx, r.type), existing, fromView(r.type, patched), { ...opts, ...handover });
-  respond(r, 200, r.type, result);
+  const result = await updateObject(ctx, r, storageType(ctx, r.type), existing, patched, { ...opts, ...handover }, optionsObject(r, "UpdateOptions"));
+  await respond(r, 200, r.type, result);
 }
 
 /** Patch media types the built-in resources' routes accept (others never reach the handler). */
@@ -309,7 +323,7 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
     throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${r.path.name})`);
   }
   if (!existing && r.path.subresource) throw ctx.writer.notFound(r.type, r.path.name!);
-  const live = existing ? toView(r.type, existing.object()) : undefined;
+  const live = existing ? await toViewAsync(r.type, existing.object()) : undefined;
   const applied: KubeObject = { ...body, metadata: { ...body.metadata, name: r.path.name } };
   const untyped = applyConfigurationError(r.type, applied, sentNamespace);
   if (untyped) throw untyped;
@@ -329,21 +343,40 @@ async function apply(ctx: ApiContext, r: ResourceRequest, body: KubeObject): Pro
   const st = storageType(ctx, r.type);
   if (!existing) {
     if (r.type.group === "events.k8s.io") validateEventsV1Create(object);
-    const result = ctx.writer.create(st, r.path.namespace, fromView(r.type, object), { ...opts, managedFields });
-    respond(r, 201, r.type, result);
+    const result = await createObject(ctx, r, st, object, { ...opts, managedFields }, optionsObject(r, "CreateOptions", manager));
+    await respond(r, 201, r.type, result);
     return;
   }
-  const result = ctx.writer.update(st, existing, fromView(r.type, object), { ...opts, managedFields });
-  respond(r, 200, r.type, result);
+  const result = await updateObject(ctx, r, st, existing, object, { ...opts, managedFields }, optionsObject(r, "UpdateOptions", manager));
+  await respond(r, 200, r.type, result);
 }
 
 async function updateScale(ctx: ApiContext, r: ResourceRequest, scale: KubeObject, opts: WriteOptions, existing?: StoredObject): Promise<void> {
   const stored = existing ?? requireExisting(ctx, r);
-  const obj = scaleToObject(r.type, stored.object(), scale);
-  if (!obj) throw badRequest("spec.replicas: Required value");
   const { requireResourceVersion: _unused, ...scaleOpts } = opts;
-  const result = ctx.writer.update(r.type, stored, obj, scaleOpts);
-  sendJson(r.res, 200, JSON.stringify(getScale(r.type, result.object)));
+  const plan = admissionPlan(ctx, r, "UPDATE", stored.name, optionsObject(r, "UpdateOptions"), scaleOpts.dryRun === true, { group: "autoscaling", version: "v1", kind: "Scale" });
+  // The scale paths are the requested version's: read and write the object in that view.
+  const st = storageType(ctx, r.type);
+  const view = await toViewAsync(r.type, stored.object());
+  const withScale = async (s: KubeObject): Promise<KubeObject> => {
+    const obj = scaleToObject(r.type, view, s);
+    if (!obj) throw badRequest("spec.replicas: Required value");
+    return fromViewAsync(r.type, obj);
+  };
+  const scaleOf = async (obj: KubeObject) => getScale(r.type, await toViewAsync(r.type, obj));
+  if (!plan) {
+    const result = ctx.writer.update(st, stored, await withScale(scale), scaleOpts);
+    sendJson(r.res, 200, JSON.stringify(await scaleOf(result.object)));
+    return;
+  }
+  const result = await admitted(r, plan, async () => {
+    const oldScale = getScale(r.type, view);
+    const mutated = (await plan.mutate(scale, oldScale)) ?? scale;
+    const prepared = ctx.writer.update(st, stored, await withScale(mutated), { ...scaleOpts, dryRun: true });
+    if (plan.validates) await plan.validate(await scaleOf(prepared.object), oldScale);
+    return scaleOpts.dryRun ? prepared : ctx.writer.commitUpdate(st, stored, prepared);
+  });
+  sendJson(r.res, 200, JSON.stringify(await scaleOf(result.object)), warningHeaders(result.warnings));
 }
 
 /** DeleteOptions from the body (if any) or the query. */
@@ -397,18 +430,27 @@ function returnsObject(type: ResourceType): boolean {
 /** DELETE one object. */
 export async function handleDelete(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const opts = await deleteOptions(r);
-  const existing = requireExisting(ctx, r);
+  let existing = requireExisting(ctx, r);
+  const warnings: string[] = [];
+  const plan = admissionPlan(ctx, r, "DELETE", existing.name, deleteOptionsObject(opts), opts.dryRun === true);
+  if (plan) {
+    await admitDelete(r, plan, existing);
+    warnings.push(...plan.warnings);
+    // The webhooks took time: delete what is stored now.
+    existing = requireExisting(ctx, r);
+  }
+  const headers = warningHeaders(warnings);
   const { object, removed } = ctx.writer.delete(storageType(ctx, r.type), existing, opts);
   if (removed && !returnsObject(r.type)) {
     const status = {
       kind: "Status", apiVersion: "v1", metadata: {}, status: "Success",
       details: { name: existing.name, ...(r.type.group ? { group: r.type.group } : {}), kind: r.type.plural, uid: existing.uid },
     };
-    sendJson(r.res, 200, JSON.stringify(status));
+    sendJson(r.res, 200, JSON.stringify(status), headers);
     return;
   }
   const code = !removed && opts.orphanDependents === false ? 202 : 200;
-  sendJson(r.res, code, JSON.stringify(toView(r.type, object)));
+  sendJson(r.res, code, JSON.stringify(await toViewAsync(r.type, object)), headers);
 }
 
 /**
@@ -421,9 +463,20 @@ export async function handleDeleteCollection(ctx: ApiContext, r: ResourceRequest
   const labelsAndFields = selectorOf(r.type, r.query);
   const match = withShard(labelsAndFields, shardSelectionOf(ctx, r.query));
   const items: KubeObject[] = [];
-  for (const o of ctx.store.list(r.type.storageKey, r.path.namespace)) {
+  const warnings: string[] = [];
+  const options = deleteOptionsObject(opts);
+  for (let o of ctx.store.list(r.type.storageKey, r.path.namespace)) {
     if (!match(o)) continue;
-    const item = toView(r.type, ctx.writer.delete(storageType(ctx, r.type), o, opts).object);
+    // kube-apiserver admits each object of a collection delete as a DELETE of that object.
+    const plan = admissionPlan(ctx, r, "DELETE", o.name, options, opts.dryRun === true, undefined, o.namespace);
+    if (plan) {
+      await admitDelete(r, plan, o, warnings);
+      for (const w of plan.warnings) if (!warnings.includes(w)) warnings.push(w);
+      const now = ctx.store.get(r.type.storageKey, o.namespace, o.name);
+      if (!now) continue;
+      o = now;
+    }
+    const item = await toViewAsync(r.type, ctx.writer.delete(storageType(ctx, r.type), o, opts).object);
     // A built-in list's items are encoded without their apiVersion and kind (custom resources keep them).
     if (r.type.builtin) {
       delete item.apiVersion;
@@ -432,5 +485,134 @@ export async function handleDeleteCollection(ctx: ApiContext, r: ResourceRequest
     items.push(item);
   }
   const list = { kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items };
-  sendJson(r.res, 200, JSON.stringify(list));
+  sendJson(r.res, 200, JSON.stringify(list), warningHeaders(warnings));
+}
+
+/**
+ * The admission webhooks a write calls (see `AdmissionChain.plan`), or undefined when none
+ * match: the write then takes its usual path.
+ */
+function admissionPlan(
+  ctx: ApiContext, r: ResourceRequest, operation: AdmissionAttributes["operation"], name: string, options: KubeObject, dryRun: boolean,
+  objectKind?: AdmissionAttributes["objectKind"], namespace = r.path.namespace ?? "",
+): AdmissionPlan | undefined {
+  const chain = ctx.admission;
+  if (!chain) return undefined;
+  const isNamespace = r.type.group === "" && r.type.plural === "namespaces";
+  return chain.plan({
+    operation, type: r.type, subresource: r.path.subresource ?? "", namespace: isNamespace ? name : namespace, name,
+    user: r.user ?? ADMIN_USER, dryRun, options, ...(objectKind ? { objectKind } : {}),
+  });
+}
+
+/** The CreateOptions/UpdateOptions admission sends, from the request's query (apply: its manager). */
+function optionsObject(r: ResourceRequest, kind: "CreateOptions" | "UpdateOptions", manager?: string): KubeObject {
+  const q = r.query;
+  const dryRun = q.getAll("dryRun");
+  const fieldManager = manager ?? q.get("fieldManager") ?? "";
+  const fieldValidation = q.get("fieldValidation") ?? "";
+  return {
+    kind, apiVersion: "meta.k8s.io/v1",
+    ...(dryRun.length ? { dryRun } : {}),
+    ...(fieldManager ? { fieldManager } : {}),
+    ...(fieldValidation ? { fieldValidation } : {}),
+  } as KubeObject;
+}
+
+/** The DeleteOptions admission sends. */
+function deleteOptionsObject(opts: DeleteOptions & { orphanDependents?: boolean }): KubeObject {
+  return {
+    kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1",
+    ...(opts.dryRun ? { dryRun: ["All"] } : {}),
+    ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
+    ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+    ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
+  } as KubeObject;
+}
+
+/**
+ * Runs a write's admission steps; the webhooks' warnings go with the answer, an error's too
+ * (kube-apiserver sends the `Warning` headers it collected with a refusal).
+ */
+async function admitted(r: ResourceRequest, plan: AdmissionPlan, write: () => Promise<WriteResult>): Promise<WriteResult> {
+  try {
+    const result = await write();
+    const warnings = [...result.warnings];
+    for (const w of plan.warnings) if (!warnings.includes(w)) warnings.push(w);
+    return { ...result, warnings };
+  } catch (err) {
+    const headers = warningHeaders(plan.warnings);
+    if (headers && !r.res.headersSent) r.res.setHeader("Warning", headers.Warning!);
+    throw err;
+  }
+}
+
+/**
+ * A create through the admission chain: mutating webhooks on the body, a dry run of the write
+ * (defaults, generated name, uid…), validating webhooks on that result, then the result stored
+ * as they saw it. Without matching webhooks, just the write.
+ */
+async function createObject(ctx: ApiContext, r: ResourceRequest, st: ResourceType, view: KubeObject, opts: WriteOptions, options: KubeObject): Promise<WriteResult> {
+  const name = typeof view.metadata?.name === "string" ? view.metadata.name : "";
+  const plan = admissionPlan(ctx, r, "CREATE", name, options, opts.dryRun === true);
+  if (!plan) return ctx.writer.create(st, r.path.namespace, await fromViewAsync(r.type, view), opts);
+  // What kube-apiserver checks before admission: the body's namespace, then NamespaceLifecycle.
+  if (r.type.namespaced && r.path.namespace) {
+    const sent = view.metadata?.namespace;
+    if (sent && sent !== r.path.namespace) throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    ctx.writer.guardNamespace(r.path.namespace);
+  }
+  return await admitted(r, plan, async () => {
+    const decodeWarnings = plan.mutates ? decodeForMutation(r.type, view, opts) : [];
+    const mutated = (await plan.mutate(view, undefined)) ?? view;
+    const prepared = ctx.writer.create(st, r.path.namespace, await fromViewAsync(r.type, mutated), { ...opts, dryRun: true });
+    prepared.warnings.unshift(...decodeWarnings);
+    if (plan.validates) await plan.validate(await toViewAsync(r.type, prepared.object), undefined);
+    return opts.dryRun ? prepared : ctx.writer.commitCreate(st, prepared);
+  });
+}
+
+/** An update (PUT, PATCH, apply) through the admission chain, as {@link createObject}. */
+async function updateObject(
+  ctx: ApiContext, r: ResourceRequest, st: ResourceType, existing: StoredObject, view: KubeObject, opts: WriteOptions, options: KubeObject,
+): Promise<WriteResult> {
+  const plan = admissionPlan(ctx, r, "UPDATE", existing.name, options, opts.dryRun === true);
+  if (!plan) return ctx.writer.update(st, existing, await fromViewAsync(r.type, view), opts);
+  const { current: _handedOver, ...rest } = opts;
+  return await admitted(r, plan, async () => {
+    const oldView = await toViewAsync(r.type, existing.object());
+    const decodeWarnings = plan.mutates ? decodeForMutation(r.type, view, opts) : [];
+    const mutated = (await plan.mutate(view, oldView)) ?? view;
+    const prepared = ctx.writer.update(st, existing, await fromViewAsync(r.type, mutated), { ...rest, dryRun: true });
+    prepared.warnings.unshift(...decodeWarnings);
+    if (plan.validates) await plan.validate(await toViewAsync(r.type, prepared.object), oldView);
+    return opts.dryRun ? prepared : ctx.writer.commitUpdate(st, existing, prepared);
+  });
+}
+
+/**
+ * A built-in object as kube-apiserver hands it to mutating webhooks: decoded into its Go type
+ * (unknown fields dropped; 400 for a wrong type) and defaulted (`SetDefaults_*`), in place.
+ * Returns the decoding's warnings (the write's own decoding then finds nothing to warn about).
+ * Custom resources go as sent (their schema defaults come with the write's validation).
+ */
+function decodeForMutation(type: ResourceType, view: KubeObject, opts: WriteOptions): string[] {
+  if (!type.builtin || type.group === "events.k8s.io") return [];
+  const warnings: string[] = [];
+  decodeBody(type, view, { fieldValidation: opts.fieldValidation ?? "Warn", warnings } as unknown as Parameters<typeof decodeBody>[2]);
+  fieldDefaults(type, view);
+  return warnings;
+}
+
+/** A DELETE's admission: mutating then validating webhooks, with the stored object as `oldObject`. */
+async function admitDelete(r: ResourceRequest, plan: AdmissionPlan, existing: StoredObject, earlier: string[] = []): Promise<void> {
+  try {
+    const oldView = await toViewAsync(r.type, existing.object());
+    await plan.mutate(undefined, oldView);
+    await plan.validate(undefined, oldView);
+  } catch (err) {
+    const headers = warningHeaders([...earlier, ...plan.warnings.filter((w) => !earlier.includes(w))]);
+    if (headers && !r.res.headersSent) r.res.setHeader("Warning", headers.Warning!);
+    throw err;
+  }
 }

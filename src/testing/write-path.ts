@@ -73,6 +73,19 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
+/**
+ * The 409 Conflict of a two-phase write ({@link Writer.commitUpdate}) whose object changed
+ * between the dry run and the commit (while admission webhooks were called). A PATCH or an
+ * apply retries once on it, as kube-apiserver's patcher retries on a conflict.
+ *
+ * @example
+ * ```ts
+ * declare const err: unknown;
+ * const retry = err instanceof ChangedMeanwhileError;
+ * ```
+ */
+export class ChangedMeanwhileError extends StatusError {}
+
 /** Checks a namespace exists and accepts new content. */
 export type NamespaceGuard = (namespace: string) => void;
 
@@ -203,7 +216,7 @@ export class Writer {
     next.kind = type.kind;
     if (type.kind === "Namespace" && opts.subresource !== "finalize") next.spec = old.spec;
     if (opts.subresource !== "status") fieldDefaults(type, next);
-    const validated = opts.subresource === "status" ? next : validateObject(type, next, old, ctx);
+    const validated = opts.subresource === "status" && (type.builtin || !type.schema) ? next : validateObject(type, next, old, ctx);
     // Everything but metadata, status, apiVersion and kind, compared once: for the generation
     // rule and for the no-op check below.
     const restChanged = specChanged(old, validated);
@@ -224,6 +237,53 @@ export class Writer {
     const stored = this.store.put(type.storageKey, validated);
     if (removing) this.store.remove(stored);
     return { object: validated, json: stored.json, unchanged: false, removed: removing, warnings: ctx.warnings };
+  }
+
+  /**
+   * Checks that `namespace` exists and accepts new objects (kube-apiserver's NamespaceLifecycle
+   * admission, which runs before admission webhooks): 404 for a missing namespace, 403 for one
+   * being deleted.
+   *
+   * @throws {StatusError} as {@link Writer.create} would for that namespace.
+   */
+  guardNamespace(namespace: string): void {
+    this.#namespaceGuard(namespace);
+  }
+
+  /**
+   * Stores the object a dry-run {@link Writer.create} prepared (the admission chain's second
+   * phase, once validating webhooks accepted it), if nothing took its name meanwhile.
+   *
+   * @throws {StatusError} 409 AlreadyExists when an object of that name appeared since; the
+   *   namespace guard's 404/403 when its namespace went away.
+   */
+  commitCreate(type: ResourceType, prepared: WriteResult): WriteResult {
+    const obj = prepared.object;
+    const meta = obj.metadata!;
+    if (type.namespaced) this.#namespaceGuard(meta.namespace!);
+    if (this.store.get(type.storageKey, meta.namespace ?? "", meta.name!)) throw alreadyExists(type.plural, type.group, meta.name!);
+    const stored = this.store.put(type.storageKey, obj);
+    return { ...prepared, object: obj, json: stored.json };
+  }
+
+  /**
+   * Stores the object a dry-run {@link Writer.update} of `existing` prepared (the admission
+   * chain's second phase), if the stored object is still `existing`.
+   *
+   * @throws {StatusError} 409 Conflict when the object changed (or went away) since.
+   */
+  commitUpdate(type: ResourceType, existing: StoredObject, prepared: WriteResult): WriteResult {
+    if (prepared.unchanged) return prepared;
+    const now = this.store.get(type.storageKey, existing.namespace, existing.name);
+    if (!now || now.rv !== existing.rv) {
+      const c = conflict(type.plural, type.group, existing.name);
+      throw new ChangedMeanwhileError(c.code, c.reason, c.message, c.details);
+    }
+    const obj = prepared.object;
+    delete obj.metadata!.resourceVersion;
+    const stored = this.store.put(type.storageKey, obj);
+    if (prepared.removed) this.store.remove(stored);
+    return { ...prepared, object: obj, json: stored.json };
   }
 
   /**

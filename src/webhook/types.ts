@@ -8,10 +8,35 @@
  */
 import type { KubeObject } from "../kinds/kube-object.ts";
 
-/** An admission operation, as `AdmissionRequest.operation` names it. */
+/**
+ * The path conversions are served on: controller-runtime's, one for every kind. The server
+ * answers ConversionReviews there and the configurations point CRDs at it.
+ *
+ * @example
+ * ```ts
+ * const conversionUrl = `https://127.0.0.1:9443${CONVERSION_PATH}`;
+ * ```
+ */
+export const CONVERSION_PATH = "/convert";
+
+/**
+ * An admission operation, as `AdmissionRequest.operation` names it.
+ *
+ * @example
+ * ```ts
+ * const op: AdmissionOperation = "UPDATE";
+ * ```
+ */
 export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
 
-/** Who made the request (`AdmissionRequest.userInfo`). */
+/**
+ * Who made the request (`AdmissionRequest.userInfo`).
+ *
+ * @example
+ * ```ts
+ * const user: AdmissionUserInfo = { username: "alice", groups: ["system:authenticated"] };
+ * ```
+ */
 export interface AdmissionUserInfo {
   username?: string;
   uid?: string;
@@ -19,21 +44,47 @@ export interface AdmissionUserInfo {
   extra?: Record<string, string[]>;
 }
 
-/** A group/version/kind or group/version/resource as an AdmissionRequest carries it. */
+/**
+ * A group/version/kind or group/version/resource as an AdmissionRequest carries it.
+ *
+ * @example
+ * ```ts
+ * const gvk: GroupVersionKind = { group: "example.com", version: "v1", kind: "Greeting" };
+ * ```
+ */
 export interface GroupVersionKind {
   group: string;
   version: string;
   kind: string;
 }
 
-/** A group/version/resource. */
+/**
+ * A group/version/resource.
+ *
+ * @example
+ * ```ts
+ * const gvr: GroupVersionResource = { group: "example.com", version: "v1", resource: "greetings" };
+ * ```
+ */
 export interface GroupVersionResource {
   group: string;
   version: string;
   resource: string;
 }
 
-/** `admission.k8s.io/v1` AdmissionRequest, as the API server sends it. */
+/**
+ * `admission.k8s.io/v1` AdmissionRequest, as the API server sends it.
+ *
+ * @example
+ * ```ts
+ * const request: AdmissionRequest = {
+ *   uid: "705ab4f5-6393-11e8-b7cc-42010a800002", operation: "CREATE", userInfo: { username: "alice" },
+ *   kind: { group: "example.com", version: "v1", kind: "Greeting" },
+ *   resource: { group: "example.com", version: "v1", resource: "greetings" },
+ *   namespace: "default", object: { apiVersion: "example.com/v1", kind: "Greeting", metadata: { name: "hello" } },
+ * };
+ * ```
+ */
 export interface AdmissionRequest {
   uid: string;
   kind: GroupVersionKind;
@@ -52,7 +103,19 @@ export interface AdmissionRequest {
   options?: KubeObject | null;
 }
 
-/** What a handler gets beside the object(s). */
+/**
+ * What a handler gets beside the object(s).
+ *
+ * @example
+ * ```ts
+ * mgr.webhook(Greeting, {
+ *   validate: (g, old, ctx) => {
+ *     if (ctx.dryRun || ctx.signal.aborted) return;
+ *     log.info("validating", { op: ctx.operation, user: ctx.userInfo.username, name: ctx.name });
+ *   },
+ * });
+ * ```
+ */
 export interface AdmissionContext {
   /** CREATE, UPDATE or DELETE. */
   readonly operation: AdmissionOperation;
@@ -72,7 +135,14 @@ export interface AdmissionContext {
   readonly request: AdmissionRequest;
 }
 
-/** One field error of a denial; becomes a `Status` cause. */
+/**
+ * One field error of a denial; becomes a `Status` cause.
+ *
+ * @example
+ * ```ts
+ * const error: FieldError = { field: "spec.replicas", message: "must be at most 5", reason: "FieldValueInvalid" };
+ * ```
+ */
 export interface FieldError {
   /** The field, dotted as Kubernetes writes it: `spec.replicas`, `spec.ports[0].name`. */
   field: string;
@@ -85,7 +155,15 @@ export interface FieldError {
   reason?: string;
 }
 
-/** A validating handler's answer: allowed (optionally with warnings) or denied. */
+/**
+ * A validating handler's answer: allowed (optionally with warnings) or denied.
+ *
+ * @example
+ * ```ts
+ * const ok: ValidationOutcome = { allowed: true, warnings: ["spec.size is deprecated"] };
+ * const no: ValidationOutcome = { allowed: false, message: "spec.name is required", causes: [{ field: "spec.name", message: "required", reason: "FieldValueRequired" }], code: 422 };
+ * ```
+ */
 export type ValidationOutcome =
   | { readonly allowed: true; readonly warnings?: readonly string[] }
   | {
@@ -103,6 +181,17 @@ export type ValidationOutcome =
  * The handlers and options of one admission webhook on one kind. Either handler may be left
  * out; each present one is its own webhook (mutating for `default`, validating for
  * `validate`), on its own path.
+ *
+ * @example
+ * ```ts
+ * const options: WebhookOptions<Greeting> = {
+ *   default: (g) => ({ ...g, spec: { ...g.spec, name: g.spec?.name ?? "world" } }),
+ *   validate: (g) => (g.spec?.name === "" ? { allowed: false, message: "spec.name must not be empty" } : undefined),
+ *   failurePolicy: "Fail",
+ *   timeoutSeconds: 5,
+ * };
+ * mgr.webhook(Greeting, options);
+ * ```
  */
 export interface WebhookOptions<T extends KubeObject = KubeObject> {
   /**
@@ -144,13 +233,30 @@ export interface WebhookOptions<T extends KubeObject = KubeObject> {
   path?: { mutate?: string; validate?: string };
 }
 
-/** A label selector as webhook configurations carry it. */
+/**
+ * A label selector as webhook configurations carry it.
+ *
+ * @example
+ * ```ts
+ * const selector: LabelSelectorShape = { matchExpressions: [{ key: "env", operator: "In", values: ["dev", "test"] }] };
+ * ```
+ */
 export interface LabelSelectorShape {
   matchLabels?: Record<string, string>;
   matchExpressions?: { key: string; operator: "In" | "NotIn" | "Exists" | "DoesNotExist"; values?: string[] }[];
 }
 
-/** Converts one object between a spoke version and the hub version. */
+/**
+ * Converts one object between a spoke version and the hub version.
+ *
+ * @example
+ * ```ts
+ * const v1alpha1: VersionConverter = {
+ *   toHub: ({ spec, ...rest }) => ({ ...rest, spec: { name: (spec as { who?: string }).who } }),
+ *   fromHub: ({ spec, ...rest }) => ({ ...rest, spec: { who: (spec as { name?: string }).name } }),
+ * };
+ * ```
+ */
 export interface VersionConverter {
   /** From this version to the hub (the object's apiVersion is set for you). */
   toHub: (obj: KubeObject) => KubeObject;
@@ -158,7 +264,16 @@ export interface VersionConverter {
   fromHub: (obj: KubeObject) => KubeObject;
 }
 
-/** The conversion of one multi-version kind, hub-and-spoke as controller-runtime does it. */
+/**
+ * The conversion of one multi-version kind, hub-and-spoke as controller-runtime does it.
+ *
+ * @example
+ * ```ts
+ * declare const v1alpha1: VersionConverter;
+ * const conversion: ConversionOptions = { hub: "v1", spokes: { v1alpha1 } };
+ * mgr.conversion(Greeting, conversion);
+ * ```
+ */
 export interface ConversionOptions {
   /** The hub version (usually the storage version), e.g. `"v1"`. */
   hub: string;
@@ -168,7 +283,14 @@ export interface ConversionOptions {
   resource?: string;
 }
 
-/** One registered admission webhook, as the server and the manifests see it. */
+/**
+ * One registered admission webhook, as the server and the manifests see it.
+ *
+ * @example
+ * ```ts
+ * for (const reg of mgr.webhookRegistrations().admission) console.log(reg.type, reg.name, reg.path);
+ * ```
+ */
 export interface AdmissionRegistration {
   /** `mutating` for a `default` handler, `validating` for `validate`. */
   readonly type: "mutating" | "validating";
@@ -184,7 +306,14 @@ export interface AdmissionRegistration {
   readonly options: Readonly<WebhookOptions>;
 }
 
-/** One registered conversion, as the server and the manifests see it. */
+/**
+ * One registered conversion, as the server and the manifests see it.
+ *
+ * @example
+ * ```ts
+ * for (const reg of mgr.webhookRegistrations().conversion) console.log(reg.kind, reg.group, reg.options.hub);
+ * ```
+ */
 export interface ConversionRegistration {
   readonly group: string;
   readonly kind: string;

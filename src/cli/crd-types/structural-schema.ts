@@ -22,11 +22,11 @@ const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
  *   `metadata?: runtime.ObjectMeta`;
  * - a node without a type (that does not preserve fields) is any value, `unknown`;
  * - `enum` stays (a union of literals), `nullable: true` stays (`| null`), `description`
- *   stays (TSDoc, escaped by {@link commentText}: it cannot end the comment) and a `default`
- *   is added to it as `@defaultValue`;
- * - validation-only keywords (`allOf`/`anyOf`/`oneOf`/`not`, `pattern`, bounds, `format`,
- *   `x-kubernetes-validations`, list and map types) and `title` (which would make a named
- *   declaration) are dropped.
+ *   stays (TSDoc, escaped by {@link commentText}: it cannot end the comment), a `default`
+ *   is added to it as `@defaultValue`, and the CEL validation rules (`x-kubernetes-validations`)
+ *   as `@remarks`, one line per rule: `` CEL: `<rule>` — "<message>" `` (see {@link celRemarks});
+ * - other validation-only keywords (`allOf`/`anyOf`/`oneOf`/`not`, `pattern`, bounds, `format`,
+ *   list and map types) and `title` (which would make a named declaration) are dropped.
  *
  * @example
  * ```ts
@@ -88,10 +88,61 @@ function objectSchema(node: JsonObject): JSONSchema {
   return out;
 }
 
-/** The node's description with its default as a TSDoc `@defaultValue`, as comment text; undefined for neither. */
+/** The node's description with its default as a TSDoc `@defaultValue` and its CEL rules as `@remarks`, as comment text; undefined for none. */
 function describe(node: JsonObject): string | undefined {
   const parts: string[] = [];
   if (typeof node["description"] === "string" && node["description"].trim() !== "") parts.push(node["description"].trim());
   if (node["default"] !== undefined) parts.push(`@defaultValue \`${JSON.stringify(node["default"])}\``);
+  const remarks = celRemarks(node);
+  if (remarks !== undefined) parts.push(remarks);
   return parts.length > 0 ? commentText(parts.join("\n\n")) : undefined;
+}
+
+/** Text on one line: runs of whitespace (line breaks included) become one space. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** An inline code span of `text`, with a fence longer than any run of backticks in it. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * The node's CEL validation rules (`x-kubernetes-validations`) as a TSDoc `@remarks` block,
+ * one line per rule: the rule as code, then its message (quoted) or message expression,
+ * `(transition rule)` when it reads `oldSelf`, and its `fieldPath`/`reason` when set. Not yet
+ * comment-safe: {@link describe} escapes the whole description. Undefined without rules.
+ *
+ * @example
+ * ```ts
+ * celRemarks({ type: "object", "x-kubernetes-validations": [
+ *   { rule: "has(self.name) != has(self.surname)", message: "exactly one of name and surname" },
+ * ] });
+ * // '@remarks\nCEL: `has(self.name) != has(self.surname)` — "exactly one of name and surname"'
+ * ```
+ */
+export function celRemarks(node: JsonObject): string | undefined {
+  const rules = Array.isArray(node["x-kubernetes-validations"]) ? node["x-kubernetes-validations"].filter(isJsonObject) : [];
+  const lines: string[] = [];
+  for (const rule of rules) {
+    if (typeof rule["rule"] !== "string" || rule["rule"].trim() === "") continue;
+    const text = oneLine(rule["rule"]);
+    let line = `CEL: ${codeSpan(text)}`;
+    if (/\boldSelf\b/.test(text)) line += " (transition rule)";
+    if (typeof rule["message"] === "string" && rule["message"].trim() !== "") line += ` — ${JSON.stringify(oneLine(rule["message"]))}`;
+    else if (typeof rule["messageExpression"] === "string" && rule["messageExpression"].trim() !== "") {
+      line += ` — message: ${codeSpan(oneLine(rule["messageExpression"]))}`;
+    }
+    const extras = [
+      ...(typeof rule["fieldPath"] === "string" && rule["fieldPath"].trim() !== "" ? [`fieldPath ${codeSpan(oneLine(rule["fieldPath"]))}`] : []),
+      ...(typeof rule["reason"] === "string" && rule["reason"].trim() !== "" ? [`reason ${oneLine(rule["reason"])}`] : []),
+    ];
+    if (extras.length > 0) line += ` (${extras.join(", ")})`;
+    lines.push(line);
+  }
+  return lines.length > 0 ? `@remarks\n${lines.join("\n")}` : undefined;
 }

@@ -4,8 +4,10 @@
  * Caveats, compared with a real apiserver: only `apiextensions.k8s.io/v1` CRDs are understood
  * (no top-level `validation`/`subresources`/`additionalPrinterColumns` of v1beta1); schemas are
  * checked for the structural invariants (see {@link structuralCauses}) but not for the
- * completeness of junctors nor the generic OpenAPI rules; conversion webhooks and CEL rules are
- * not validated.
+ * completeness of junctors nor the generic OpenAPI rules; conversion webhooks are not validated.
+ * CEL rules (`x-kubernetes-validations`) are checked as kube-apiserver checks them (rule fields,
+ * compilation, `oldSelf` placement, estimated cost: see `celSchemaCauses`), with LocalCluster's
+ * own estimator and compile messages.
  */
 import type { KubeObject, PrinterColumn, ScaleSubresource } from "../resource-type.ts";
 import type { StatusCause } from "../status.ts";
@@ -13,6 +15,7 @@ import { invalid, invalidValue, requiredValue, unsupportedValue } from "../statu
 import { cloneJson, isJsonObject, jsonEqual } from "../json-value.ts";
 import type { JsonObject } from "../json-value.ts";
 import type { JsonSchema } from "./schema-node.ts";
+import { celSchemaCauses } from "./cel-crd-checks.ts";
 import { genericSchemaCauses, structuralCauses } from "./structural.ts";
 
 const CRD_KIND = "CustomResourceDefinition";
@@ -178,7 +181,10 @@ function versionsCauses(value: unknown): StatusCause[] {
 function schemaCauses(version: JsonObject, schemaPath: string): StatusCause[] {
   const root = member(version, "schema")["openAPIV3Schema"];
   if (!isJsonObject(root)) return [requiredValue(schemaPath, "schemas are required")];
-  return [...genericSchemaCauses(root, schemaPath), ...structuralCauses(root, schemaPath)];
+  const causes = [...genericSchemaCauses(root, schemaPath), ...structuralCauses(root, schemaPath)];
+  // kube-apiserver compiles the CEL rules only of an otherwise valid (structural) schema.
+  causes.push(...celSchemaCauses(root, schemaPath, causes.length === 0));
+  return causes;
 }
 
 function subresourceCauses(version: JsonObject, path: string): StatusCause[] {

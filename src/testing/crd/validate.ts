@@ -46,8 +46,9 @@ import type { JsonSchema } from "./schema-node.ts";
  * `Too long: may not be more than 5 bytes`, `Too many: 4: must have at most 3 items`,
  * `Duplicate value: "a"`.
  *
- * Caveats: `x-kubernetes-validations` (CEL rules) are skipped, never failed: LocalCluster has no
- * CEL evaluator (see `celNotCheckedCause` for the cause added when they could not run). A value
+ * Caveats: `x-kubernetes-validations` (CEL rules) are not this function's: they run after it,
+ * in `celRuleCauses` (cel-validate.ts), unless one of its errors blocks them (then
+ * `celNotCheckedCause` adds the apiserver's "some validation rules were not checked"). A value
  * of the wrong type is reported once and not checked further. Validation ratcheting (tolerating
  * unchanged invalid fields on update) is not implemented. List-type duplicates come last.
  *
@@ -159,7 +160,7 @@ function hasType(value: unknown, type: string): boolean {
 }
 
 function validateValue(value: unknown, schema: JsonSchema, path: string, sink: Sink): void {
-  // x-kubernetes-validations (CEL) rules are deliberately not evaluated: they never fail here.
+  // x-kubernetes-validations (CEL) rules run afterwards, over the whole object (cel-validate.ts).
   const out = sink.causes;
   const types = declaredTypes(schema);
   if (value === null || value === undefined) {

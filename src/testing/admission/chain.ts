@@ -1,0 +1,459 @@
+/**
+ * LocalCluster's admission webhook chain, as kube-apiserver's `MutatingAdmissionWebhook` and
+ * `ValidatingAdmissionWebhook` plugins run it: the webhooks of the stored
+ * Mutating/ValidatingWebhookConfigurations that match a write are called over HTTPS with an
+ * `admission.k8s.io/v1` AdmissionReview; mutating ones in order (JSON patches applied, `IfNeeded`
+ * webhooks reinvoked once when a later one changed the object), validating ones all at once.
+ * `failurePolicy`, `timeoutSeconds`, `sideEffects` on dry runs, denials, warnings and
+ * injected faults answer as kube-apiserver does.
+ *
+ * @module
+ */
+import { randomUUID } from "node:crypto";
+import type { ObjectStore } from "../object-store.ts";
+import type { Registry } from "../registry.ts";
+import type { KubeObject, ResourceType } from "../resource-type.ts";
+import { StatusError, badRequest } from "../status.ts";
+import { jsonEqual } from "../json-value.ts";
+import { applyJsonPatch } from "../patch/json-patch.ts";
+import { fromViewAsync, toViewAsync } from "../object-view.ts";
+import type { UserInfo } from "../auth/user-info.ts";
+import type { ActiveWebhookFault, WebhookFaultSpec } from "../faults.ts";
+import { checkWebhookFault } from "../faults.ts";
+import type { ServiceResolver } from "./webhook-client.ts";
+import { WebhookCallError, postReview, webhookTarget, withTimeout } from "./webhook-client.ts";
+import type { ConfiguredWebhook, Gvk, Gvr, Operation, ReviewRequest, ReviewResponse } from "./review-types.ts";
+import { configuredWebhooks } from "./review-types.ts";
+import type { RuleAttributes } from "./matching.ts";
+import { matchedResource, namespaceSelectorMatches, objectSelectorMatches } from "./matching.ts";
+
+const GROUP = "admissionregistration.k8s.io";
+const MUTATING_KEY = `${GROUP}/mutatingwebhookconfigurations`;
+const VALIDATING_KEY = `${GROUP}/validatingwebhookconfigurations`;
+/** Resources kube-apiserver never sends to webhooks (so a bad webhook cannot lock the cluster). */
+const EXEMPT = new Set(["mutatingwebhookconfigurations", "validatingwebhookconfigurations", "validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
+/** `timeoutSeconds` when a configuration has none (stored ones are defaulted already). */
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/**
+ * One write as admission sees it.
+ *
+ * @example
+ * ```ts
+ * import type { ResourceType } from "../resource-type.ts";
+ * declare const configMaps: ResourceType;
+ * const attrs: AdmissionAttributes = {
+ *   operation: "CREATE", type: configMaps, subresource: "", namespace: "default", name: "demo",
+ *   user: { name: "localcluster-admin", groups: ["system:masters", "system:authenticated"] }, dryRun: false,
+ *   options: { apiVersion: "meta.k8s.io/v1", kind: "CreateOptions" },
+ * };
+ * ```
+ */
+export interface AdmissionAttributes {
+  readonly operation: Exclude<Operation, "CONNECT">;
+  /** The resource as requested (its view: version, group). */
+  readonly type: ResourceType;
+  /** "" for the object itself, `status`, `scale`. */
+  readonly subresource: string;
+  /** The request's namespace ("" for cluster-scoped objects; a Namespace's own name for Namespaces). */
+  readonly namespace: string;
+  /** The object's name ("" on a create with `generateName`). */
+  readonly name: string;
+  readonly user: UserInfo;
+  readonly dryRun: boolean;
+  /** CreateOptions, UpdateOptions or DeleteOptions (`meta.k8s.io/v1`). */
+  readonly options: KubeObject;
+  /** The kind of the objects sent when it is not the resource's (`autoscaling/v1` Scale for `/scale`). */
+  readonly objectKind?: Gvk;
+}
+
+/** A matched webhook and the version it is called in. */
+interface Invocation {
+  readonly hook: ConfiguredWebhook;
+  /** Its index in audit annotation keys: among all mutating webhooks, among the called validating ones. */
+  position: number;
+  readonly gvr: Gvr;
+  /** The type of that version (undefined when it is the requested one, or for subresource kinds). */
+  readonly as: ResourceType | undefined;
+}
+
+/**
+ * The webhooks that may run for one write (their rules match), with what runs them. Made by
+ * {@link AdmissionChain.plan} only when at least one webhook's rules match.
+ *
+ * @example
+ * ```ts
+ * import type { KubeObject } from "../resource-type.ts";
+ * declare const chain: AdmissionChain;
+ * declare const attrs: AdmissionAttributes;
+ * declare const body: KubeObject;
+ * const plan = chain.plan(attrs);
+ * const toStore = plan ? await plan.mutate(body, undefined) : body;
+ * // … a dry run of the write gives the object as stored, then:
+ * await plan?.validate(toStore, undefined);
+ * ```
+ */
+export class AdmissionPlan {
+  readonly #chain: AdmissionChain;
+  readonly #attrs: AdmissionAttributes;
+  readonly #mutating: Invocation[];
+  readonly #validating: Invocation[];
+  /** `Warning`s the webhooks sent, in order, without duplicates. */
+  readonly warnings: string[] = [];
+  /** Audit annotations the webhooks sent (`<webhook name>/<key>` → value) and failed-open marks. */
+  readonly auditAnnotations: Record<string, string> = {};
+
+  constructor(chain: AdmissionChain, attrs: AdmissionAttributes, mutating: Invocation[], validating: Invocation[]) {
+    this.#chain = chain;
+    this.#attrs = attrs;
+    this.#mutating = mutating;
+    this.#validating = validating;
+  }
+
+  /** Whether any mutating webhook's rules match (else {@link AdmissionPlan.mutate} returns its input). */
+  get mutates(): boolean {
+    return this.#mutating.length > 0;
+  }
+
+  /** Whether any validating webhook's rules match. */
+  get validates(): boolean {
+    return this.#validating.length > 0;
+  }
+
+  /**
+   * Runs the mutating webhooks on `object` (in the requested version; undefined on DELETE) and
+   * returns the object they leave. Reinvokes `IfNeeded` webhooks once when a later webhook
+   * changed the object.
+   *
+   * @throws {StatusError} a denial, a failed call under `failurePolicy: Fail`, a bad patch.
+   */
+  async mutate(object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<KubeObject | undefined> {
+    let current = object;
+    let previouslyInvoked = new Set<ConfiguredWebhook>();
+    const toReinvoke = new Set<ConfiguredWebhook>();
+    let anyChange = false;
+    const round = async (reinvoke: boolean) => {
+      for (const inv of this.#mutating) {
+        if (reinvoke && !toReinvoke.has(inv.hook)) continue;
+        if (!this.#selected(inv, current, oldObject)) continue;
+        const before = current;
+        current = await this.#callMutating(inv, current, oldObject);
+        if (reinvoke) toReinvoke.delete(inv.hook);
+        if (before !== current) {
+          anyChange = true;
+          for (const h of previouslyInvoked) toReinvoke.add(h);
+          previouslyInvoked = new Set();
+        }
+        if (inv.hook.spec.reinvocationPolicy === "IfNeeded") previouslyInvoked.add(inv.hook);
+      }
+    };
+    await round(false);
+    // One reinvocation round, for the IfNeeded webhooks a later webhook's change concerns.
+    if (anyChange && toReinvoke.size > 0) {
+      previouslyInvoked = new Set();
+      await round(true);
+    }
+    return current;
+  }
+
+  /**
+   * Calls the validating webhooks with the object as it will be stored (undefined on DELETE),
+   * all at once as kube-apiserver does; the first refusal in calling order wins.
+   *
+   * @throws {StatusError} a denial, or a failed call under `failurePolicy: Fail`.
+   */
+  async validate(object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<void> {
+    const selected = this.#validating.filter((inv) => this.#selected(inv, object, oldObject));
+    selected.forEach((inv, i) => (inv.position = i));
+    const results = await Promise.allSettled(selected.map(async (inv) => {
+      const response = await this.#invoke(inv, object, oldObject);
+      if (response) this.#checkAllowed(inv, response);
+    }));
+    for (const r of results) if (r.status === "rejected") throw r.reason;
+  }
+
+  /** Whether the webhook's selectors take this request (namespace labels looked up only when needed). */
+  #selected(inv: Invocation, object: KubeObject | undefined, oldObject: KubeObject | undefined): boolean {
+    const spec = inv.hook.spec;
+    if (!objectSelectorMatches(spec.objectSelector, object, oldObject)) return false;
+    return namespaceSelectorMatches(spec.namespaceSelector, this.#ruleAttributes(), () => this.#chain.namespaceLabels(this.#attrs, object ?? oldObject));
+  }
+
+  #ruleAttributes(): RuleAttributes {
+    const a = this.#attrs;
+    return { operation: a.operation, group: a.type.group, version: a.type.version, resource: a.type.plural, subresource: a.subresource, namespace: a.namespace };
+  }
+
+  async #callMutating(inv: Invocation, object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<KubeObject | undefined> {
+    const response = await this.#invoke(inv, object, oldObject);
+    if (!response) return object;
+    this.#checkAllowed(inv, response);
+    const name = inv.hook.spec.name;
+    if (response.patch === undefined || response.patch === "") return object;
+    let ops: unknown;
+    try {
+      ops = JSON.parse(Buffer.from(response.patch, "base64").toString("utf8"));
+      if (!Array.isArray(ops)) throw new Error(`json: cannot unmarshal ${ops === null ? "null" : typeof ops} into Go value of type jsonpatch.Patch`);
+    } catch (err) {
+      return this.#failed(inv, `received undecodable patch in webhook response: ${err instanceof Error ? err.message : String(err)}`, object);
+    }
+    if (ops.length === 0) return object;
+    if (object === undefined) {
+      throw internalError(`admission webhook ${JSON.stringify(name)} attempted to modify the object, which is not supported for this operation`);
+    }
+    if (response.patchType !== "JSONPatch") return this.#failed(inv, `unsupported patch type ${JSON.stringify(response.patchType ?? "")}`, object);
+    const sent = inv.as ? await this.#chain.convert(object, this.#attrs.type, inv.as) : object;
+    let patched: KubeObject;
+    try {
+      patched = applyJsonPatch(structuredClone(sent), ops);
+    } catch (err) {
+      throw internalError(err instanceof Error ? err.message : String(err));
+    }
+    if (jsonEqual(patched, sent)) return object;
+    return inv.as ? await this.#chain.convert(patched, inv.as, this.#attrs.type) : patched;
+  }
+
+  /** A refusal in the response → kube-apiserver's Status (`admission webhook "…" denied the request: …`). */
+  #checkAllowed(inv: Invocation, response: ReviewResponse): void {
+    for (const [k, v] of Object.entries(response.auditAnnotations ?? {})) this.auditAnnotations[`${inv.hook.spec.name}/${k}`] = v;
+    for (const w of response.warnings ?? []) if (!this.warnings.includes(w)) this.warnings.push(w);
+    if (response.allowed === true) return;
+    throw denial(inv.hook.spec.name, response.status);
+  }
+
+  /**
+   * One call: the review in the webhook's version, faults applied, the answer checked.
+   * Undefined when the call failed and `failurePolicy: Ignore` lets the write go on.
+   */
+  async #invoke(inv: Invocation, object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<ReviewResponse | undefined> {
+    const a = this.#attrs;
+    const spec = inv.hook.spec;
+    if (a.dryRun && spec.sideEffects !== "None" && spec.sideEffects !== "NoneOnDryRun") {
+      throw badRequest(`admission webhook ${JSON.stringify(spec.name)} does not support dry run`);
+    }
+    try {
+      const request = await this.#review(inv, object, oldObject);
+      const timeoutMs = (spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+      const body = { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request };
+      const answer = await this.#chain.post(spec.name, spec.clientConfig, body, timeoutMs);
+      return reviewResponse(answer, request.uid);
+    } catch (err) {
+      if (!(err instanceof WebhookCallError)) throw err;
+      return this.#failed(inv, err.message.startsWith("received invalid") ? err.message : `failed to call webhook: ${err.message}`, undefined);
+    }
+  }
+
+  /**
+   * A failed call (`ErrCallingWebhook`): `failurePolicy: Ignore` goes on with `fallback` (and
+   * the failed-open audit annotation); `Fail` is kube-apiserver's 500
+   * `Internal error occurred: failed calling webhook "<name>": <why>`.
+   */
+  #failed<T>(inv: Invocation, why: string, fallback: T): T {
+    const spec = inv.hook.spec;
+    if (spec.failurePolicy === "Ignore") {
+      const prefix = inv.hook.mutating ? "failed-open.mutation" : "failed-open.validating";
+      this.auditAnnotations[`${prefix}.webhook.admission.k8s.io/round_0_index_${inv.position}`] = spec.name;
+      return fallback;
+    }
+    throw internalError(`failed calling webhook ${JSON.stringify(spec.name)}: ${why}`);
+  }
+
+  async #review(inv: Invocation, object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<ReviewRequest> {
+    const a = this.#attrs;
+    const requestKind: Gvk = a.objectKind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind };
+    const requestResource: Gvr = { group: a.type.group, version: a.type.version, resource: a.type.plural };
+    let kind = requestKind;
+    let obj = object;
+    let old = oldObject;
+    if (inv.as) {
+      kind = a.objectKind ?? { group: inv.as.group, version: inv.as.version, kind: inv.as.kind };
+      if (!a.objectKind) {
+        obj = obj && (await this.#chain.convert(obj, a.type, inv.as));
+        old = old && (await this.#chain.convert(old, a.type, inv.as));
+      }
+    }
+    return {
+      uid: randomUUID(),
+      kind,
+      resource: inv.gvr,
+      ...(a.subresource ? { subResource: a.subresource } : {}),
+      requestKind,
+      requestResource,
+      ...(a.subresource ? { requestSubResource: a.subresource } : {}),
+      ...(a.name ? { name: a.name } : {}),
+      ...(a.namespace ? { namespace: a.namespace } : {}),
+      operation: a.operation,
+      userInfo: {
+        username: a.user.name,
+        ...(a.user.uid ? { uid: a.user.uid } : {}),
+        ...(a.user.groups.length ? { groups: [...a.user.groups] } : {}),
+        ...(a.user.extra ? { extra: Object.fromEntries(Object.entries(a.user.extra).map(([k, v]) => [k, [...v]])) } : {}),
+      },
+      object: a.operation === "DELETE" ? null : (obj ?? null),
+      oldObject: old ?? null,
+      dryRun: a.dryRun,
+      options: a.options,
+    };
+  }
+}
+
+/**
+ * The admission chain of one LocalCluster: the webhook configurations it stores (read again
+ * only after they change), how `service` references resolve, and the injected webhook faults.
+ *
+ * @example
+ * ```ts
+ * import type { ObjectStore } from "../object-store.ts";
+ * import type { Registry } from "../registry.ts";
+ * declare const store: ObjectStore;
+ * declare const registry: Registry;
+ * const chain = new AdmissionChain(store, registry, (svc) => (svc.name === "webhook" ? "https://127.0.0.1:9443" : undefined));
+ * chain.inject({ down: true });
+ * ```
+ */
+export class AdmissionChain {
+  readonly #store: ObjectStore;
+  readonly #registry: Registry;
+  #hooks: { mutating: ConfiguredWebhook[]; validating: ConfiguredWebhook[] } | undefined;
+  /** Where `clientConfig.service` references point (LocalCluster's `webhookServices` option). */
+  resolveService: ServiceResolver | undefined;
+  /** Injected faults on webhook calls, oldest first. */
+  readonly faults: ActiveWebhookFault[] = [];
+
+  constructor(store: ObjectStore, registry: Registry, resolveService?: ServiceResolver) {
+    this.#store = store;
+    this.#registry = registry;
+    this.resolveService = resolveService;
+    store.onChange((c) => {
+      if (c.object.storageKey === MUTATING_KEY || c.object.storageKey === VALIDATING_KEY) this.#hooks = undefined;
+    });
+  }
+
+  /**
+   * The webhooks whose rules match a write, or undefined when none do: then the write takes
+   * its usual path, with no extra work.
+   */
+  plan(attrs: AdmissionAttributes): AdmissionPlan | undefined {
+    const hooks = this.#configured();
+    if (hooks.mutating.length === 0 && hooks.validating.length === 0) return undefined;
+    if (attrs.type.group === GROUP && EXEMPT.has(attrs.type.plural)) return undefined;
+    const ruleAttrs: RuleAttributes = {
+      operation: attrs.operation, group: attrs.type.group, version: attrs.type.version, resource: attrs.type.plural,
+      subresource: attrs.subresource, namespace: attrs.namespace,
+    };
+    let equivalents: ResourceType[] | undefined;
+    const others = () => (equivalents ??= this.#registry.byStorage(attrs.type.storageKey)
+      .filter((t) => t !== attrs.type && t.group === attrs.type.group && t.plural === attrs.type.plural));
+    const invocations = (list: ConfiguredWebhook[]): Invocation[] => {
+      const out: Invocation[] = [];
+      for (const hook of list) {
+        const gvr = matchedResource(hook, ruleAttrs, hook.spec.matchPolicy === "Exact" ? [] : others().map((t) => ({ group: t.group, version: t.version, resource: t.plural })));
+        if (!gvr) continue;
+        const as = gvr.version === attrs.type.version && gvr.group === attrs.type.group ? undefined : others().find((t) => t.version === gvr.version);
+        out.push({ hook, gvr, as, position: list.indexOf(hook) });
+      }
+      return out;
+    };
+    const mutating = invocations(hooks.mutating);
+    const validating = invocations(hooks.validating);
+    if (mutating.length === 0 && validating.length === 0) return undefined;
+    return new AdmissionPlan(this, attrs, mutating, validating);
+  }
+
+  /** Adds a webhook fault; throws a TypeError when it could never fire (see `checkWebhookFault`). */
+  inject(spec: WebhookFaultSpec): ActiveWebhookFault {
+    checkWebhookFault(spec);
+    const f: ActiveWebhookFault = { spec, remaining: spec.times ?? 1, hits: 0 };
+    this.faults.push(f);
+    return f;
+  }
+
+  /** The labels `namespaceSelector` is matched against (a Namespace's own, on its own requests). */
+  namespaceLabels(attrs: AdmissionAttributes, object: KubeObject | undefined): Record<string, string> {
+    if (attrs.type.group === "" && attrs.type.plural === "namespaces") return object?.metadata?.labels ?? {};
+    const ns = this.#store.get("/namespaces", "", attrs.namespace);
+    if (!ns) throw new StatusError(404, "NotFound", `namespaces "${attrs.namespace}" not found`, { name: attrs.namespace, kind: "namespaces" });
+    return ns.labels ?? {};
+  }
+
+  /** An object converted from one served version of a resource to another. */
+  async convert(object: KubeObject, from: ResourceType, to: ResourceType): Promise<KubeObject> {
+    return await toViewAsync(to, await fromViewAsync(from, object));
+  }
+
+  /** One HTTPS call, with the injected faults that match it. */
+  async post(name: string, config: ConfiguredWebhook["spec"]["clientConfig"], body: unknown, timeoutMs: number): Promise<unknown> {
+    const target = webhookTarget(config, this.resolveService);
+    const fault = this.#takeFault(name);
+    if (fault) {
+      const url = withTimeout(target.url, timeoutMs);
+      const post = `Post ${JSON.stringify(withTimeout(target.shownUrl ?? target.url, timeoutMs).href)}`;
+      if (fault.latencyMs) {
+        if (fault.latencyMs >= timeoutMs) {
+          await delay(timeoutMs);
+          throw new WebhookCallError("timeout", `${post}: context deadline exceeded`);
+        }
+        await delay(fault.latencyMs);
+      }
+      if (fault.down) throw new WebhookCallError("unreachable", `${post}: dial tcp ${url.hostname}:${url.port || "443"}: connect: connection refused`);
+      if (fault.code !== undefined) {
+        const text = fault.message ?? "injected fault";
+        throw new WebhookCallError("status", fault.code >= 500 && fault.code !== 503 && fault.code !== 504
+          ? `an error on the server (${JSON.stringify(text)}) has prevented the request from succeeding`
+          : `${text} (injected HTTP ${fault.code})`);
+      }
+    }
+    return await postReview(target, config.caBundle, body, timeoutMs);
+  }
+
+  #takeFault(name: string): WebhookFaultSpec | undefined {
+    for (let i = 0; i < this.faults.length; i++) {
+      const f = this.faults[i]!;
+      if (f.spec.name !== undefined && f.spec.name !== name) continue;
+      f.hits++;
+      if (--f.remaining <= 0) this.faults.splice(i, 1);
+      return f.spec;
+    }
+    return undefined;
+  }
+
+  #configured(): { mutating: ConfiguredWebhook[]; validating: ConfiguredWebhook[] } {
+    if (this.#hooks) return this.#hooks;
+    const read = (key: string) => this.#store.list(key).map((o) => o.object());
+    this.#hooks = { mutating: configuredWebhooks(read(MUTATING_KEY), true), validating: configuredWebhooks(read(VALIDATING_KEY), false) };
+    return this.#hooks;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** kube-apiserver's `NewInternalError`: 500, `Internal error occurred: …`, the message as the one cause. */
+function internalError(message: string): StatusError {
+  return new StatusError(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ message }] });
+}
+
+/**
+ * A webhook's refusal as kube-apiserver answers it (`ToStatusErr`): its status code (at least
+ * 400), its reason and details, and `admission webhook "<name>" denied the request: <message>`
+ * (or `<reason>`, or `without explanation`).
+ */
+function denial(name: string, status: ReviewResponse["status"]): StatusError {
+  const deniedBy = `admission webhook ${JSON.stringify(name)} denied the request`;
+  const code = typeof status?.code === "number" && status.code >= 400 ? status.code : 400;
+  const message = status?.message ? `${deniedBy}: ${status.message}` : status?.reason ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`;
+  return new StatusError(code, (status?.reason || undefined) as string, message, status?.details ?? undefined);
+}
+
+/** The `response` of an answer, checked as kube-apiserver checks it (kind, uid). */
+function reviewResponse(answer: unknown, uid: string): ReviewResponse {
+  const review = answer as { apiVersion?: string; kind?: string; response?: ReviewResponse } | null;
+  const invalid = (why: string) => new WebhookCallError("decode", `received invalid webhook response: ${why}`);
+  if (!review?.response) throw invalid("webhook response was absent");
+  if (review.response.uid !== uid) throw invalid(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(review.response.uid ?? "")}`);
+  if (review.apiVersion !== "admission.k8s.io/v1" || review.kind !== "AdmissionReview") {
+    throw invalid(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${review.apiVersion ?? ""}, Kind=${review.kind ?? ""}`);
+  }
+  return review.response;
+}
