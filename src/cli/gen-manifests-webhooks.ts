@@ -13,7 +13,7 @@ import {
   INJECT_CA_FROM, crdConversion, crdName, manifestProblems, webhookConfigurations,
 } from "../webhook/configurations.ts";
 import type { WebhookRegistrations, WebhookTarget } from "../webhook/configurations.ts";
-import type { ConversionRegistration } from "../webhook/types.ts";
+import type { AdmissionRegistration, ConversionRegistration } from "../webhook/types.ts";
 import type { PolicyRule } from "../rbac/rules.ts";
 import { GenerateError } from "./operator-module.ts";
 import { DEFAULT_WEBHOOK_PORT } from "../webhook/server.ts";
@@ -84,6 +84,28 @@ function serverOf(mgr: Manager): { port: number; certDir: string; off: boolean }
 }
 
 /**
+ * The registrations with the plural of the exported CRD of their group and kind, where the
+ * module exports one: a plural guessed from the kind (`Matrix` → `matrixes`) that is not the
+ * CRD's (`matrices`) would make a rule that never matches, or a conversion stub for a CRD
+ * that does not exist.
+ */
+function withExportedPlurals(regs: { admission: readonly AdmissionRegistration[]; conversion: readonly ConversionRegistration[] }, crds: readonly KubeObject[]):
+  { admission: AdmissionRegistration[]; conversion: ConversionRegistration[] } {
+  const plurals = new Map<string, string>();
+  for (const crd of crds) {
+    const spec = crd["spec"] as { group?: unknown; names?: { kind?: unknown; plural?: unknown } } | undefined;
+    if (typeof spec?.group === "string" && typeof spec.names?.kind === "string" && typeof spec.names.plural === "string") {
+      plurals.set(`${spec.group}/${spec.names.kind}`, spec.names.plural);
+    }
+  }
+  const fix = <R extends { group: string; kind: string; resource: string }>(r: R): R => {
+    const plural = plurals.get(`${r.group}/${r.kind}`);
+    return plural !== undefined && plural !== r.resource ? { ...r, resource: plural } : r;
+  };
+  return { admission: regs.admission.map(fix), conversion: regs.conversion.map(fix) };
+}
+
+/**
  * What a Manager with webhook or conversion registrations adds to `gen manifests`, or
  * undefined when it has none (the output is then what it always was).
  *
@@ -112,7 +134,7 @@ function serverOf(mgr: Manager): { port: number; certDir: string; off: boolean }
  * ```
  */
 export function webhookManifests(mgr: Manager, crds: readonly KubeObject[], deployment: KubeObject, options: WebhookManifestOptions): WebhookManifests | undefined {
-  const regs = registrationsOf(mgr);
+  const regs = withExportedPlurals(registrationsOf(mgr), crds);
   if (!regs.admission.length && !regs.conversion.length) return undefined;
   const { name, namespace } = options;
   const server = serverOf(mgr);
@@ -163,7 +185,10 @@ export function webhookManifests(mgr: Manager, crds: readonly KubeObject[], depl
   }
   before.push({
     apiVersion: "v1", kind: "Service", metadata: { name: serviceName, namespace, labels },
-    spec: { selector: { ...podLabels }, ports: [{ name: "webhook", port: 443, targetPort: "webhook-server", protocol: "TCP" }] },
+    // Not-ready pods get webhook calls too: a pod is ready once its caches synced, and listing
+    // a converted kind may need this very conversion webhook (a deadlock otherwise). The server
+    // answers as soon as it listens, on every replica.
+    spec: { selector: { ...podLabels }, publishNotReadyAddresses: true, ports: [{ name: "webhook", port: 443, targetPort: "webhook-server", protocol: "TCP" }] },
   } as KubeObject);
 
   const notes: string[] = [];

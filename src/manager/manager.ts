@@ -91,7 +91,7 @@ export interface ManagerWebhookOptions {
    * either, a CA and a certificate for localhost are generated at start (development and tests).
    */
   certDir?: string;
-  /** More DNS names of the generated development certificate. */
+  /** More names for the generated development certificate: DNS names, or IP addresses (as IP SANs). */
   dnsNames?: string[];
 }
 
@@ -517,15 +517,18 @@ export class Manager {
 
   /**
    * The MutatingWebhookConfiguration, ValidatingWebhookConfiguration and CRD conversion
-   * settings that point the API server at this running Manager's webhook server (its `url` and
-   * CA bundle): apply them to a test cluster, or to LocalCluster, to run the webhooks end to
-   * end. Throws before `start()` or without a webhook server. For a deployment (a Service
-   * target, cert-manager), use `operator-runtime gen manifests`.
+   * settings (CRD stubs holding only `spec.conversion`) that point an API server at this
+   * running Manager's webhook server: its `url` (reachable from the same machine) and CA bundle.
+   * `LocalCluster.registerWebhooks(mgr)` applies them (creating the configurations, merging the
+   * stubs into the installed CRDs). Throws before `start()` or without a webhook server. For a
+   * cluster (a Service target, cert-manager), use `operator-runtime gen manifests`.
    *
    * @example
    * ```ts
+   * import { LocalCluster } from "operator-runtime/testing";
+   * declare const cluster: LocalCluster;
    * await mgr.start();
-   * for (const obj of mgr.webhookManifests()) await client.apply(obj);
+   * await cluster.registerWebhooks(mgr); // reads mgr.webhookManifests()
    * ```
    */
   webhookManifests(opts: { name?: string } = {}): KubeObject[] {

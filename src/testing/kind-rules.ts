@@ -48,10 +48,10 @@ export function validateObject(type: ResourceType, obj: KubeObject, old: KubeObj
     return object;
   }
   if (type.kind === "CustomResourceDefinition") {
-    validateCrd(obj);
-    // The CRD strategy's PrepareForUpdate: a storage version switch is recorded (never removed;
-    // a status update that drops the storage version itself is refused by validation anyway).
+    // The CRD strategy's PrepareForUpdate records a storage version switch (never removes one),
+    // then the update is validated against the stored CRD.
     if (old) recordStorageVersion(obj);
+    validateCrd(obj, old);
   }
   if (isRbacType(type)) {
     const rbacErrors = rbacCauses(type.kind, obj, old);

@@ -19,13 +19,13 @@
  * validation, then validating webhooks on the object as it will be stored. `rules`,
  * `matchPolicy`, `namespaceSelector`, `objectSelector`, `failurePolicy`, `timeoutSeconds`,
  * `sideEffects` and warnings (`Warning` headers) behave as kube-apiserver's, with its messages;
- * {@link LocalCluster.injectWebhookFault} makes calls slow or fail. Writes LocalCluster makes
- * itself (garbage collection, the simulator) are not admitted.
+ * {@link LocalCluster.injectWebhookFault} makes calls slow or fail. Webhooks' `matchConditions`
+ * and ValidatingAdmissionPolicies (with their bindings and params) are evaluated with CEL.
+ * Writes LocalCluster makes itself (garbage collection, the simulator) are not admitted.
  *
  * Known limitations compared with a real API server: identities are bearer tokens only (no
- * client certificates, no anonymous requests), ClusterRole aggregation is not done, admission
- * webhooks' `matchConditions` (CEL) are not evaluated (a webhook is called as if they held),
- * lists are served from the current state (a `continue` page reflects later changes), no kubelet (Pods run only when simulation is on), built-in kinds have no OpenAPI
+ * client certificates, no anonymous requests), ClusterRole aggregation is not done, the CEL
+ * `authorizer` of admission expressions is not implemented, lists are served from the current state (a `continue` page reflects later changes), no kubelet (Pods run only when simulation is on), built-in kinds have no OpenAPI
  * schemas (CRD kinds do). Responses are always JSON.
  * Protobuf request bodies (`application/vnd.kubernetes.protobuf`, which kubectl's generators
  * such as `kubectl create configmap` send) are read for the built-in kinds of the core, `apps`,

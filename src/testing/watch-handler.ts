@@ -170,7 +170,15 @@ function orderedWriter(
     let byView = sharedRenders.get(o);
     if (!byView) sharedRenders.set(o, (byView = new Map()));
     let json = byView.get(viewKey);
-    if (!json) byView.set(viewKey, (json = renderMany([o]).then((all) => all[0]!)));
+    if (!json) {
+      const views = byView;
+      const rendering: Promise<string> = renderMany([o]).then((all) => all[0]!);
+      // Only a successful conversion is shared: a failed one is retried by the next watch.
+      rendering.catch(() => {
+        if (views.get(viewKey) === rendering) views.delete(viewKey);
+      });
+      views.set(viewKey, (json = rendering));
+    }
     return json;
   };
   const enqueue = (produce: () => Promise<string> | string) => {

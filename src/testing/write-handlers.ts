@@ -1,6 +1,8 @@
 /**
  * POST, PUT, PATCH (json, merge, strategic, apply) and DELETE requests.
  */
+import { pruneUnknownFields, unknownFieldMessage } from "./crd/prune.ts";
+import { applyDefaultsInPlace } from "./crd/defaults.ts";
 import type { ApiContext, ResourceRequest } from "./api-context.ts";
 import type { KubeObject, ResourceType } from "./resource-type.ts";
 import { apiVersionOf } from "./resource-type.ts";
@@ -8,7 +10,7 @@ import type { StoredObject } from "./object-store.ts";
 import type { DeleteOptions, WriteOptions, WriteResult } from "./write-path.ts";
 import { ChangedMeanwhileError } from "./write-path.ts";
 import type { StatusCause } from "./status.ts";
-import { StatusError, badRequest, forbidden, goStringSlice, invalidOptions, invalidValue, unsupportedMediaType, unsupportedValue } from "./status.ts";
+import { StatusError, badRequest, conflict, forbidden, goStringSlice, invalidOptions, invalidValue, unsupportedMediaType, unsupportedValue } from "./status.ts";
 import { stringMapDecodeError } from "./string-maps.ts";
 import { mediaType, parseJsonBody, parseObjectBody, readBody, sendJson, warningHeaders } from "./http-io.ts";
 import { fromViewAsync, storageApiVersion, toViewAsync } from "./object-view.ts";
@@ -134,6 +136,26 @@ function requireExisting(ctx: ApiContext, r: ResourceRequest): StoredObject {
 }
 
 /**
+ * An update read `existing`, then waited for a conversion webhook (its CRD's strategy is
+ * `Webhook`): another write may have been stored meanwhile, which committing over `existing`
+ * would lose. Answers what is stored now when it is still `existing`; otherwise what the
+ * write may go on with (`reread`: a PUT's body does not depend on the stored object, so it
+ * goes on against the current one, whose resourceVersion precondition then answers the 409
+ * kube-apiserver gives) or throws a {@link ChangedMeanwhileError} (a patch, apply or scale
+ * prepared from `existing`: it is applied again, once, to the current object).
+ * Types without a conversion webhook never wait between the read and the write: their
+ * callers keep `existing` without this check.
+ */
+function storedAfterConversion(ctx: ApiContext, r: ResourceRequest, existing: StoredObject, reread: boolean): StoredObject {
+  const now = ctx.store.get(r.type.storageKey, existing.namespace, existing.name);
+  if (now && now.rv === existing.rv) return existing;
+  if (!now) throw ctx.writer.notFound(r.type, existing.name);
+  if (reread) return now;
+  const c = conflict(r.type.plural, r.type.group, existing.name);
+  throw new ChangedMeanwhileError(c.code, c.reason, c.message, c.details);
+}
+
+/**
  * The object in a POST/PUT body: JSON, YAML, or (built-in kinds only, as kube-apiserver) protobuf.
  * `expected` is the kind the URL takes: the resource's own, or `autoscaling/v1` Scale.
  */
@@ -212,13 +234,33 @@ export async function handleCreate(ctx: ApiContext, r: ResourceRequest): Promise
 /** PUT a whole object (or its /status). */
 export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise<void> {
   const opts = { ...writeOptions(r, "UpdateOptions"), requireResourceVersion: true };
-  if (r.path.subresource === "scale") return updateScale(ctx, r, await objectBody(r, SCALE_KIND), opts);
+  if (r.path.subresource === "scale") {
+    const scale = await objectBody(r, SCALE_KIND);
+    if (!r.type.conversion) return updateScale(ctx, r, scale, opts);
+    // A scale prepared while a conversion webhook was called is prepared again, once, on what is stored now.
+    try {
+      return await updateScale(ctx, r, structuredClone(scale), opts);
+    } catch (err) {
+      if (!(err instanceof ChangedMeanwhileError)) throw err;
+      return updateScale(ctx, r, scale, opts);
+    }
+  }
   const body = await objectBody(r);
   checkKind(r, body);
   checkDecodable(r, body);
   const existing = requireExisting(ctx, r);
   if (r.type.group === "events.k8s.io") validateEventsV1Update(await toViewAsync(r.type, existing.object()), body);
-  const result = await updateObject(ctx, r, storageType(ctx, r.type), existing, body, opts, optionsObject(r, "UpdateOptions"));
+  const st = storageType(ctx, r.type);
+  // An unconditional PUT (no resourceVersion) that another write overtook while webhooks were
+  // called is applied again, once, to what is stored now, as kube-apiserver's update retries it.
+  const unconditional = !body.metadata?.resourceVersion;
+  let result: WriteResult;
+  try {
+    result = await updateObject(ctx, r, st, existing, unconditional ? structuredClone(body) : body, opts, optionsObject(r, "UpdateOptions"));
+  } catch (err) {
+    if (!(err instanceof ChangedMeanwhileError) || !unconditional) throw err;
+    result = await updateObject(ctx, r, st, requireExisting(ctx, r), body, withoutHandover(opts), optionsObject(r, "UpdateOptions"));
+  }
   await respond(r, 200, r.type, result);
 }
 
@@ -365,7 +407,9 @@ async function updateScale(ctx: ApiContext, r: ResourceRequest, scale: KubeObjec
   };
   const scaleOf = async (obj: KubeObject) => getScale(r.type, await toViewAsync(r.type, obj));
   if (!plan) {
-    const result = ctx.writer.update(st, stored, await withScale(scale), scaleOpts);
+    const updated = await withScale(scale);
+    const current = r.type.conversion ? storedAfterConversion(ctx, r, stored, false) : stored;
+    const result = ctx.writer.update(st, current, updated, scaleOpts);
     sendJson(r.res, 200, JSON.stringify(await scaleOf(result.object)));
     return;
   }
@@ -563,8 +607,9 @@ async function createObject(ctx: ApiContext, r: ResourceRequest, st: ResourceTyp
     ctx.writer.guardNamespace(r.path.namespace);
   }
   return await admitted(r, plan, async () => {
-    const decodeWarnings = plan.mutates ? decodeForMutation(r.type, view, opts) : [];
-    const mutated = (await plan.mutate(view, undefined)) ?? view;
+    const decoded = plan.mutates ? decodeForMutation(r.type, view, opts) : { view, warnings: [] };
+    const decodeWarnings = decoded.warnings;
+    const mutated = (await plan.mutate(decoded.view, undefined)) ?? decoded.view;
     const prepared = ctx.writer.create(st, r.path.namespace, await fromViewAsync(r.type, mutated), { ...opts, dryRun: true });
     prepared.warnings.unshift(...decodeWarnings);
     if (plan.validates) await plan.validate(await toViewAsync(r.type, prepared.object), undefined);
@@ -572,17 +617,30 @@ async function createObject(ctx: ApiContext, r: ResourceRequest, st: ResourceTyp
   });
 }
 
+/** Write options without a handed-over copy of a stored object that is no longer current. */
+function withoutHandover(opts: WriteOptions): WriteOptions {
+  const { current: _stale, ...rest } = opts;
+  return rest;
+}
+
 /** An update (PUT, PATCH, apply) through the admission chain, as {@link createObject}. */
 async function updateObject(
   ctx: ApiContext, r: ResourceRequest, st: ResourceType, existing: StoredObject, view: KubeObject, opts: WriteOptions, options: KubeObject,
 ): Promise<WriteResult> {
   const plan = admissionPlan(ctx, r, "UPDATE", existing.name, options, opts.dryRun === true);
-  if (!plan) return ctx.writer.update(st, existing, await fromViewAsync(r.type, view), opts);
+  if (!plan) {
+    if (!r.type.conversion) return ctx.writer.update(st, existing, await fromViewAsync(r.type, view), opts);
+    // Reading the view (patch, apply) and converting the body may both have called the webhook.
+    const body = await fromViewAsync(r.type, view);
+    const current = storedAfterConversion(ctx, r, existing, r.req.method === "PUT");
+    return ctx.writer.update(st, current, body, current === existing ? opts : withoutHandover(opts));
+  }
   const { current: _handedOver, ...rest } = opts;
   return await admitted(r, plan, async () => {
     const oldView = await toViewAsync(r.type, existing.object());
-    const decodeWarnings = plan.mutates ? decodeForMutation(r.type, view, opts) : [];
-    const mutated = (await plan.mutate(view, oldView)) ?? view;
+    const decoded = plan.mutates ? decodeForMutation(r.type, view, opts) : { view, warnings: [] };
+    const decodeWarnings = decoded.warnings;
+    const mutated = (await plan.mutate(decoded.view, oldView)) ?? decoded.view;
     const prepared = ctx.writer.update(st, existing, await fromViewAsync(r.type, mutated), { ...rest, dryRun: true });
     prepared.warnings.unshift(...decodeWarnings);
     if (plan.validates) await plan.validate(await toViewAsync(r.type, prepared.object), oldView);
@@ -591,17 +649,27 @@ async function updateObject(
 }
 
 /**
- * A built-in object as kube-apiserver hands it to mutating webhooks: decoded into its Go type
- * (unknown fields dropped; 400 for a wrong type) and defaulted (`SetDefaults_*`), in place.
- * Returns the decoding's warnings (the write's own decoding then finds nothing to warn about).
- * Custom resources go as sent (their schema defaults come with the write's validation).
+ * The object as kube-apiserver hands it to mutating webhooks, as it decoded the body: a
+ * built-in kind decoded into its Go type (unknown fields dropped; 400 for a wrong type) and
+ * defaulted (`SetDefaults_*`) in place; a custom resource pruned and defaulted by the requested
+ * version's schema. Returns that object and the decoding's warnings (the write's own decoding
+ * then finds nothing to warn about); `fieldValidation=Strict` refuses an unknown field here.
  */
-function decodeForMutation(type: ResourceType, view: KubeObject, opts: WriteOptions): string[] {
-  if (!type.builtin || type.group === "events.k8s.io") return [];
+function decodeForMutation(type: ResourceType, view: KubeObject, opts: WriteOptions): { view: KubeObject; warnings: string[] } {
+  if (!type.builtin) {
+    if (!type.schema) return { view, warnings: [] };
+    const { object, prunedFields } = pruneUnknownFields(view, type.schema);
+    applyDefaultsInPlace(object, type.schema);
+    const validation = opts.fieldValidation ?? "Warn";
+    const messages = prunedFields.map(unknownFieldMessage);
+    if (messages.length > 0 && validation === "Strict") throw badRequest(`strict decoding error: ${messages.join(", ")}`);
+    return { view: object, warnings: validation === "Ignore" ? [] : messages };
+  }
+  if (type.group === "events.k8s.io") return { view, warnings: [] };
   const warnings: string[] = [];
   decodeBody(type, view, { fieldValidation: opts.fieldValidation ?? "Warn", warnings } as unknown as Parameters<typeof decodeBody>[2]);
   fieldDefaults(type, view);
-  return warnings;
+  return { view, warnings };
 }
 
 /** A DELETE's admission: mutating then validating webhooks, with the stored object as `oldObject`. */

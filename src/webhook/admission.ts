@@ -117,6 +117,16 @@ export function deny(message: string, causes?: readonly FieldError[], code?: num
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 /**
+ * How long a handler may run: the webhook's `timeoutSeconds` less a tenth of it (at least
+ * 100 ms, at most 1 s), so that the denial of a handler that runs late reaches the API server
+ * before it gives up on the call — its `failurePolicy: Ignore` would otherwise admit the object.
+ */
+function handlerDeadlineMs(timeoutSeconds: number): number {
+  const ms = timeoutSeconds * 1000;
+  return ms - Math.min(1000, Math.max(100, Math.round(ms / 10)));
+}
+
+/**
  * Answers one AdmissionRequest with the handler of `reg`. The handler always gets a
  * `structuredClone` of the object: what it does to it never reaches the caller's copy.
  *
@@ -137,9 +147,10 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
  * - A handler that throws (or rejects) is a **denial**, code 500, reason `InternalError`, with
  *   the error's message: the webhook decides, not the configuration's `failurePolicy` (an
  *   `Ignore` policy would otherwise let a broken handler admit anything). A handler still
- *   running after the webhook's `timeoutSeconds` (default 10) is denied with code 504, reason
- *   `Timeout`, and its `ctx.signal` aborts; what it returns afterwards is dropped. (The API server
- *   stops waiting at the same moment, so `failurePolicy` then decides on its side.)
+ *   running shortly before the webhook's `timeoutSeconds` (default 10; a tenth of it earlier, at
+ *   least 100 ms and at most 1 s) is denied with code 504, reason `Timeout`, and its
+ *   `ctx.signal` aborts; what it returns afterwards is dropped. The margin lets the denial reach
+ *   the API server before it stops waiting, so `failurePolicy` does not decide.
  * - dryRun, userInfo, the operation, name, namespace and subresource are in `ctx`.
  *
  * Logs one info line per denial and one error line per failed handler.
@@ -160,14 +171,15 @@ export async function handleAdmission(reg: AdmissionRegistration, request: Admis
   const deleting = request.operation === "DELETE";
   const received = (deleting ? request.oldObject : request.object) ?? undefined;
   const timeoutSeconds = reg.options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const deadlineMs = handlerDeadlineMs(timeoutSeconds);
   const clock = options.clock ?? realClock;
   const abort = new AbortController();
   let timedOut!: () => void;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timedOut = () => resolve(TIMED_OUT)));
   const timer = clock.setTimeout(() => {
-    abort.abort(new DOMException(`the webhook's timeoutSeconds (${timeoutSeconds} s) passed`, "TimeoutError"));
+    abort.abort(new DOMException(`the webhook's deadline (${deadlineMs / 1000} s of timeoutSeconds ${timeoutSeconds} s) passed`, "TimeoutError"));
     timedOut();
-  }, timeoutSeconds * 1000);
+  }, deadlineMs);
   const stopFollowing = follow(options.signal, abort);
   const ctx: AdmissionContext = {
     operation: request.operation, dryRun: request.dryRun === true, userInfo: request.userInfo ?? {},
@@ -191,7 +203,7 @@ export async function handleAdmission(reg: AdmissionRegistration, request: Admis
     }
     if (answer === TIMED_OUT) {
       void run.catch(() => undefined);
-      return fail(504, "Timeout", `the webhook handler did not answer within timeoutSeconds (${timeoutSeconds} s); its signal was aborted`);
+      return fail(504, "Timeout", `the webhook handler did not answer within ${deadlineMs / 1000} s (timeoutSeconds ${timeoutSeconds} s, less a margin for the answer to reach the API server); its signal was aborted`);
     }
     if (reg.type === "mutating") {
       if (deleting || received === undefined) return { response: { uid, allowed: true }, result: "allowed" };

@@ -9,6 +9,7 @@ import { createServer } from "node:https";
 import type { Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isIP } from "node:net";
 import { createSecureContext } from "node:tls";
 import { readFile } from "node:fs/promises";
 import { watch } from "node:fs";
@@ -40,15 +41,16 @@ import type { AdmissionRegistration, AdmissionRequest, ConversionRegistration } 
 export const DEFAULT_WEBHOOK_PORT = 9443;
 
 /**
- * The largest request body accepted: 3 MiB, kube-apiserver's own request limit. A larger one
- * is answered 413.
+ * The largest request body accepted: 7 MiB (an UPDATE review carries the object and the old
+ * object, each up to kube-apiserver's 3 MiB request limit; controller-runtime's limit too). A
+ * larger one is answered 413.
  *
  * @example
  * ```ts
- * MAX_REVIEW_BYTES; // 3145728
+ * MAX_REVIEW_BYTES; // 7340032
  * ```
  */
-export const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
+export const MAX_REVIEW_BYTES = 7 * 1024 * 1024;
 
 
 /**
@@ -131,8 +133,9 @@ const JSON_TYPE = "application/json";
  * {@link handleConversion}). A request the server cannot take is answered with a `v1` `Status`
  * JSON and never reaches a handler: 404 for an unknown path, 400 for another method than POST,
  * a content type other than JSON, a body that is not JSON, the wrong apiVersion/kind, or a
- * missing `request`, `request.uid` or `request.operation`, and 413 for a body over 3 MiB
- * ({@link MAX_REVIEW_BYTES}, kube-apiserver's own request limit).
+ * missing `request`, `request.uid` or `request.operation`, and 413 for a body over 7 MiB
+ * ({@link MAX_REVIEW_BYTES}: an UPDATE review carries the object twice, each up to
+ * kube-apiserver's 3 MiB request limit; controller-runtime allows the same).
  *
  * Certificates: with `certDir`, `tls.crt` and `tls.key` are read at start (a missing or broken
  * pair fails `start()`), then watched (`fs.watch` on the directory, which sees a Secret
@@ -181,6 +184,8 @@ export class WebhookServer implements Runnable {
   #debounce: NodeJS.Timeout | undefined;
   #reloading: Promise<void> | undefined;
   #stopping: Promise<void> | undefined;
+  /** The start in progress (or done): a stop() meanwhile waits for it, then closes what it opened. */
+  #starting: Promise<void> | undefined;
 
   constructor(options: WebhookServerOptions = {}) {
     checkObject("new WebhookServer(options)", "options", options, "an options object ({ port?, host?, certDir?, … })");
@@ -273,9 +278,14 @@ export class WebhookServer implements Runnable {
   }
 
   /** Loads or generates the certificate, then listens; resolves once the port is bound. */
-  async start(signal: AbortSignal): Promise<void> {
+  start(signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    if (this.#server) throw new OperatorRuntimeError("WebhookServer.start: already started.");
+    if (this.#server || this.#starting) throw new OperatorRuntimeError("WebhookServer.start: already started.");
+    this.#starting = this.#start(signal);
+    return this.#starting;
+  }
+
+  async #start(signal: AbortSignal): Promise<void> {
     const dir = this.#options.certDir;
     if (dir !== undefined) {
       const files = await this.#readCertDir(dir).catch((err: Error) => {
@@ -291,12 +301,25 @@ export class WebhookServer implements Runnable {
     } else {
       const ca = generateCertificateAuthority({ commonName: "operator-runtime-webhook-ca" });
       const ips = ["127.0.0.1", "::1"];
-      if (/^[\d.]+$|:/.test(this.#host) && !["0.0.0.0", "::"].includes(this.#host) && !ips.includes(this.#host)) ips.push(this.#host);
-      const serving = generateServingCertificate(ca, { dnsNames: ["localhost", ...(this.#options.dnsNames ?? [])], ipAddresses: ips });
+      if (isIP(this.#host) && !["0.0.0.0", "::"].includes(this.#host) && !ips.includes(this.#host)) ips.push(this.#host);
+      // An IP address among dnsNames becomes an IP SAN: Go's TLS (kube-apiserver's) matches an
+      // address only against those.
+      const names = ["localhost"];
+      for (const n of this.#options.dnsNames ?? []) {
+        if (!isIP(n)) names.push(n);
+        else if (!ips.includes(n)) ips.push(n);
+      }
+      const serving = generateServingCertificate(ca, { dnsNames: names, ipAddresses: ips });
       this.#current = serving;
       this.#caBundle = Buffer.from(ca.cert).toString("base64");
     }
-    const server = createServer({ cert: this.#current.cert, key: this.#current.key }, (req, res) => void this.#handle(req, res));
+    const server = createServer({
+      cert: this.#current.cert, key: this.#current.key,
+      // kube-apiserver's client reuses idle connections for up to 90 s: keep them open longer,
+      // so a reused connection is never one this server is closing. A client gets 10 s to send
+      // its headers and 35 s for the whole request (the longest webhook timeout is 30 s).
+      keepAliveTimeout: 95_000, headersTimeout: 10_000, requestTimeout: 35_000,
+    }, (req, res) => void this.#handle(req, res));
     server.on("tlsClientError", (err) => this.#logger.debug("webhook TLS handshake failed", { error: err.message }));
     await new Promise<void>((resolve, reject) => {
       const failed = (err: Error) =>
@@ -314,7 +337,11 @@ export class WebhookServer implements Runnable {
   /** Stops accepting, lets in-flight requests finish (up to `shutdownGraceMs`), closes every connection. */
   stop(): Promise<void> {
     const server = this.#server;
-    if (!server) return Promise.resolve();
+    if (!server) {
+      // A start still loading certificates or binding: let it finish, then close what it opened.
+      const starting = this.#starting;
+      return starting ? starting.then(() => this.#server && this.stop(), () => undefined) : Promise.resolve();
+    }
     this.#stopping ??= new Promise<void>((resolve) => {
       this.#watcher?.close();
       clearInterval(this.#poll);

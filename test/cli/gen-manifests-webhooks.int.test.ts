@@ -73,7 +73,7 @@ describe("gen manifests for a Manager with webhooks", () => {
     const pod = deployment.spec.template.spec;
     const container = pod.containers[0];
     const service = find(docs, "Service");
-    assert.deepEqual(service.spec, { selector: deployment.spec.template.metadata.labels,
+    assert.deepEqual(service.spec, { selector: deployment.spec.template.metadata.labels, publishNotReadyAddresses: true,
       ports: [{ name: "webhook", port: 443, targetPort: "webhook-server", protocol: "TCP" }] });
     assert.deepEqual(container.ports.map((p: Json) => [p.name, p.containerPort]), [["health", 8080], ["webhook-server", 9443]]);
     assert.deepEqual(container.readinessProbe.httpGet, { path: "/readyz", port: "health" }, "readiness unchanged: /readyz waits for the webhook server");

@@ -57,6 +57,15 @@ describe("webhookManifests", () => {
     assert.deepEqual((deployment as Json).spec.template.spec.containers[0].ports.length, 1, "the Deployment given is not changed");
   });
 
+  it("takes the plural from the exported CRD when the guessed one differs (Matrix: matrices, not matrixes)", () => {
+    const matrix: AdmissionRegistration = { ...validating, name: "vmatrix.example.com", path: "/validate-example-com-v1-matrix", kind: "Matrix", resource: "matrixes" };
+    const matrixCrd = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "matrices.example.com" },
+      spec: { group: "example.com", names: { kind: "Matrix", plural: "matrices" }, versions: [{ name: "v1" }] } } as KubeObject;
+    const out = webhookManifests(manager([matrix], []), [matrixCrd], deployment, options)!;
+    const config = out.after.find((o) => o.kind === "ValidatingWebhookConfiguration") as Json;
+    assert.deepEqual(config.webhooks[0].rules[0].resources, ["matrices"]);
+  });
+
   it("the Manager's webhook.port and webhook.certDir reach the container port and the mount", () => {
     const out = webhookManifests(manager([validating], [], { port: 8443, certDir: "/var/run/certs" }), [], deployment, options)!;
     const pod = (out.deployment as Json).spec.template.spec;

@@ -17,7 +17,7 @@ describe("a demoted leader", () => {
   it("stops writing the moment leadership is lost, even from a reconcile that ignores its signal", async () => {
     const mgr = new Manager({
       kubeConfig: cluster.kubeConfig, healthPort: false, logger: createLogger({ sink: () => undefined }),
-      leaderElection: { namespace: "default", name: "demoted", identity: "solo", leaseDurationMs: 900, renewDeadlineMs: 600, retryPeriodMs: 100 },
+      leaderElection: { namespace: "default", name: "demoted", identity: "solo", leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 200 },
     });
     const patches = () => cluster.requests.count({ verb: "patch", resource: "configmaps", name: "writer" });
     let writesAtLoss: number | undefined;

@@ -141,7 +141,7 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
       const result = lastJsonLine(await run(nodeBinary(alias), ["smoke.mjs"], consumer));
       assert.equal(result.node, `v${version}`);
       const entries = result.entries as Record<string, number>;
-      for (const sub of ["builder", "client", "cache", "controller", "sharding", "rbac"]) assert.ok(entries[sub]! > 3, `operator-runtime/${sub} exports ${entries[sub]} values`);
+      for (const sub of ["builder", "client", "cache", "controller", "sharding", "rbac", "webhook"]) assert.ok(entries[sub]! > 3, `operator-runtime/${sub} exports ${entries[sub]} values`);
       assert.equal(result.deprecatedAlias, true, "the 0.1 root name Result is the deprecated alias of Action");
       assert.deepEqual(result.first, ["ConfigMap/web-config:created", "Deployment/web:created"]);
       assert.deepEqual(result.second, ["ConfigMap/web-config:unchanged", "Deployment/web:unchanged"]);

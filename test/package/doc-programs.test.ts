@@ -16,7 +16,7 @@ const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const read = (source: string) => readFileSync(path.join(repoRoot, source), "utf8");
 
 /** The entries a program may import from: the package's and Node's own. */
-const ENTRIES = new Set(["operator-runtime", ...["builder", "client", "cache", "controller", "sharding", "rbac", "testing"].map((e) => `operator-runtime/${e}`)]);
+const ENTRIES = new Set(["operator-runtime", ...["builder", "client", "cache", "controller", "sharding", "rbac", "webhook", "testing"].map((e) => `operator-runtime/${e}`)]);
 
 describe("the documentation's programs", () => {
   const programs = docPrograms(repoRoot);

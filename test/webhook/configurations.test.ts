@@ -353,6 +353,13 @@ describe("the output against kube-apiserver 1.36's OpenAPI and a LocalCluster", 
       assert.equal(crd.spec.versions.length, 2, "the rest of the CRD is kept");
 
       const withCa = everything({ url: "https://127.0.0.1:9443" }, { caBundle: CA.cert }).find((o) => o.kind === "CustomResourceDefinition")!;
+      // A merge patch keeps the service reference unless it is nulled: url and service together
+      // are refused, as kube-apiserver refuses them.
+      const clientConfig = ((withCa["spec"] as { conversion: { webhook: { clientConfig: Record<string, unknown> } } }).conversion.webhook.clientConfig);
+      const both = await raw(cluster.url, "PATCH", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com", JSON.stringify(withCa), "application/merge-patch+json");
+      assert.equal(both.code, 422);
+      assert.match(both.body.message, /spec\.conversion\.webhookClientConfig: Required value: exactly one of url or service is required/);
+      clientConfig["service"] = null;
       crd = await ext.patchCustomResourceDefinition({ name: "widgets.example.com", body: withCa },
         setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
       assert.equal(crd.spec.conversion?.webhook?.clientConfig?.url, "https://127.0.0.1:9443/convert");

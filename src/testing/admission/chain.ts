@@ -5,7 +5,13 @@
  * `admission.k8s.io/v1` AdmissionReview; mutating ones in order (JSON patches applied, `IfNeeded`
  * webhooks reinvoked once when a later one changed the object), validating ones all at once.
  * `failurePolicy`, `timeoutSeconds`, `sideEffects` on dry runs, denials, warnings and
- * injected faults answer as kube-apiserver does.
+ * injected faults answer as kube-apiserver does. A webhook's `matchConditions` (CEL) are
+ * evaluated before it is called (see `match-conditions.ts`).
+ *
+ * The `ValidatingAdmissionPolicy` plugin runs here too (see `policy.ts`): the stored
+ * ValidatingAdmissionPolicies and their bindings are evaluated with the object as it will be
+ * stored, before the validating webhooks are called (kube-apiserver's plugin order). They take
+ * effect as soon as they are stored (kube-apiserver's informers take a moment).
  *
  * @module
  */
@@ -26,10 +32,20 @@ import type { ConfiguredWebhook, Gvk, Gvr, Operation, ReviewRequest, ReviewRespo
 import { configuredWebhooks } from "./review-types.ts";
 import type { RuleAttributes } from "./matching.ts";
 import { matchedResource, namespaceSelectorMatches, objectSelectorMatches } from "./matching.ts";
+import { WEBHOOK_CEL_ENVIRONMENT, admissionBindings, compileMatchConditions, evaluateMatchConditions } from "./match-conditions.ts";
+import type { BoundPolicy, PolicyHost, PolicyRequest } from "./policy.ts";
+import { compilePolicy, policyBinding, runPolicies } from "./policy.ts";
+import { rulesMayMatch } from "./policy-matching.ts";
+import type { BindingObject, BindingSpec, PolicyObject, PolicySpec } from "./policy-types.ts";
+import { matchLabelSelectorObject } from "../../util/label-selector.ts";
+import type { LabelSelectorObject } from "../../util/label-selector.ts";
 
 const GROUP = "admissionregistration.k8s.io";
 const MUTATING_KEY = `${GROUP}/mutatingwebhookconfigurations`;
 const VALIDATING_KEY = `${GROUP}/validatingwebhookconfigurations`;
+const POLICY_KEY = `${GROUP}/validatingadmissionpolicies`;
+const BINDING_KEY = `${GROUP}/validatingadmissionpolicybindings`;
+const CRD_KEY = "apiextensions.k8s.io/customresourcedefinitions";
 /** Resources kube-apiserver never sends to webhooks (so a bad webhook cannot lock the cluster). */
 const EXEMPT = new Set(["mutatingwebhookconfigurations", "validatingwebhookconfigurations", "validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
 /** `timeoutSeconds` when a configuration has none (stored ones are defaulted already). */
@@ -98,16 +114,21 @@ export class AdmissionPlan {
   readonly #attrs: AdmissionAttributes;
   readonly #mutating: Invocation[];
   readonly #validating: Invocation[];
-  /** `Warning`s the webhooks sent, in order, without duplicates. */
+  readonly #policies: BoundPolicy[];
+  /** `Warning`s the webhooks and policies sent, in order, without duplicates. */
   readonly warnings: string[] = [];
-  /** Audit annotations the webhooks sent (`<webhook name>/<key>` → value) and failed-open marks. */
+  /**
+   * Audit annotations the webhooks sent (`<webhook name>/<key>` → value), failed-open marks,
+   * and the policies' (`<policy>/<key>`, `validation.policy.admission.k8s.io/validation_failure`).
+   */
   readonly auditAnnotations: Record<string, string> = {};
 
-  constructor(chain: AdmissionChain, attrs: AdmissionAttributes, mutating: Invocation[], validating: Invocation[]) {
+  constructor(chain: AdmissionChain, attrs: AdmissionAttributes, mutating: Invocation[], validating: Invocation[], policies: BoundPolicy[] = []) {
     this.#chain = chain;
     this.#attrs = attrs;
     this.#mutating = mutating;
     this.#validating = validating;
+    this.#policies = policies;
   }
 
   /** Whether any mutating webhook's rules match (else {@link AdmissionPlan.mutate} returns its input). */
@@ -115,9 +136,9 @@ export class AdmissionPlan {
     return this.#mutating.length > 0;
   }
 
-  /** Whether any validating webhook's rules match. */
+  /** Whether any validating webhook's or ValidatingAdmissionPolicy's rules match. */
   get validates(): boolean {
-    return this.#validating.length > 0;
+    return this.#validating.length > 0 || this.#policies.length > 0;
   }
 
   /**
@@ -135,7 +156,7 @@ export class AdmissionPlan {
     const round = async (reinvoke: boolean) => {
       for (const inv of this.#mutating) {
         if (reinvoke && !toReinvoke.has(inv.hook)) continue;
-        if (!this.#selected(inv, current, oldObject)) continue;
+        if (!(await this.#selected(inv, current, oldObject))) continue;
         const before = current;
         current = await this.#callMutating(inv, current, oldObject);
         if (reinvoke) toReinvoke.delete(inv.hook);
@@ -157,13 +178,16 @@ export class AdmissionPlan {
   }
 
   /**
-   * Calls the validating webhooks with the object as it will be stored (undefined on DELETE),
-   * all at once as kube-apiserver does; the first refusal in calling order wins.
+   * Runs the ValidatingAdmissionPolicies, then calls the validating webhooks, with the object
+   * as it will be stored (undefined on DELETE); the webhooks all at once as kube-apiserver
+   * does, the first refusal in calling order wins.
    *
    * @throws {StatusError} a denial, or a failed call under `failurePolicy: Fail`.
    */
   async validate(object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<void> {
-    const selected = this.#validating.filter((inv) => this.#selected(inv, object, oldObject));
+    if (this.#policies.length > 0) await this.#runPolicies(object, oldObject);
+    const selected: Invocation[] = [];
+    for (const inv of this.#validating) if (await this.#selected(inv, object, oldObject)) selected.push(inv);
     selected.forEach((inv, i) => (inv.position = i));
     const results = await Promise.allSettled(selected.map(async (inv) => {
       const response = await this.#invoke(inv, object, oldObject);
@@ -172,11 +196,95 @@ export class AdmissionPlan {
     for (const r of results) if (r.status === "rejected") throw r.reason;
   }
 
-  /** Whether the webhook's selectors take this request (namespace labels looked up only when needed). */
-  #selected(inv: Invocation, object: KubeObject | undefined, oldObject: KubeObject | undefined): boolean {
+  /**
+   * Whether the webhook's selectors and `matchConditions` take this request (namespace labels
+   * looked up only when needed).
+   *
+   * @throws {StatusError} kube-apiserver's 403 when a condition fails to evaluate under `failurePolicy: Fail`.
+   */
+  async #selected(inv: Invocation, object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<boolean> {
     const spec = inv.hook.spec;
     if (!objectSelectorMatches(spec.objectSelector, object, oldObject)) return false;
-    return namespaceSelectorMatches(spec.namespaceSelector, this.#ruleAttributes(), () => this.#chain.namespaceLabels(this.#attrs, object ?? oldObject));
+    if (!namespaceSelectorMatches(spec.namespaceSelector, this.#ruleAttributes(), () => this.#chain.namespaceLabels(this.#attrs, object ?? oldObject))) return false;
+    if (!spec.matchConditions?.length) return true;
+    const conditions = compileMatchConditions(spec.matchConditions, WEBHOOK_CEL_ENVIRONMENT);
+    let obj = object;
+    let old = oldObject;
+    if (inv.as && !this.#attrs.objectKind) {
+      obj = obj && (await this.#chain.convert(obj, this.#attrs.type, inv.as));
+      old = old && (await this.#chain.convert(old, this.#attrs.type, inv.as));
+    }
+    const a = this.#attrs;
+    const request = this.#celRequest(a.objectKind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind }, { group: a.type.group, version: a.type.version, resource: a.type.plural });
+    const decision = evaluateMatchConditions(conditions, admissionBindings({ object: a.operation === "DELETE" ? undefined : obj, oldObject: old, request }), spec.failurePolicy);
+    if ("error" in decision) {
+      const resource = a.type.group ? `${a.type.plural}.${a.type.group}` : a.type.plural;
+      const message = a.name ? `${resource} ${JSON.stringify(a.name)} is forbidden: ${decision.error}` : `${resource} is forbidden: ${decision.error}`;
+      throw new StatusError(403, "Forbidden", message, { ...(a.name ? { name: a.name } : {}), ...(a.type.group ? { group: a.type.group } : {}), kind: a.type.plural });
+    }
+    return decision.matches;
+  }
+
+  /**
+   * `request` as admission CEL expressions see it (kube-apiserver's `CreateAdmissionRequest`):
+   * the AdmissionRequest without `object`, `oldObject` and a uid.
+   */
+  #celRequest(kind: Gvk, resource: Gvr): Record<string, unknown> {
+    const a = this.#attrs;
+    const requestKind: Gvk = a.objectKind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind };
+    const requestResource: Gvr = { group: a.type.group, version: a.type.version, resource: a.type.plural };
+    return {
+      uid: "",
+      kind,
+      resource,
+      ...(a.subresource ? { subResource: a.subresource } : {}),
+      requestKind,
+      requestResource,
+      ...(a.subresource ? { requestSubResource: a.subresource } : {}),
+      ...(a.name ? { name: a.name } : {}),
+      ...(a.namespace ? { namespace: a.namespace } : {}),
+      operation: a.operation,
+      userInfo: {
+        username: a.user.name,
+        ...(a.user.uid ? { uid: a.user.uid } : {}),
+        ...(a.user.groups.length ? { groups: [...a.user.groups] } : {}),
+        ...(a.user.extra && Object.keys(a.user.extra).length ? { extra: Object.fromEntries(Object.entries(a.user.extra).map(([k, v]) => [k, [...v]])) } : {}),
+      },
+      dryRun: a.dryRun,
+      options: a.options,
+    };
+  }
+
+  /** The ValidatingAdmissionPolicy plugin: warnings and audit annotations kept, the first refusal thrown. */
+  async #runPolicies(object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<void> {
+    const a = this.#attrs;
+    const attributes = this.#ruleAttributes();
+    const equivalents = this.#chain.equivalentTypes(a.type);
+    const shown = object ?? undefined;
+    const forbiddenName = shown?.metadata?.name || shown?.metadata?.generateName || (a.operation === "DELETE" ? "Unknown" : a.name || "Unknown");
+    const req: PolicyRequest = {
+      attributes,
+      name: a.name || (object?.metadata?.name ?? ""),
+      object: a.operation === "DELETE" ? undefined : object,
+      oldObject,
+      equivalents: equivalents.map((t) => ({ group: t.group, version: t.version, resource: t.plural })),
+      namespaceLabels: () => this.#chain.namespaceLabels(a, object ?? oldObject),
+      kind: a.objectKind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind },
+      request: (resource, kind) => this.#celRequest(kind, resource),
+      forbiddenName,
+    };
+    const host: PolicyHost = {
+      convert: async (obj, to) => {
+        const target = equivalents.find((t) => t.group === to.group && t.version === to.version && t.plural === to.resource) ?? a.type;
+        return { object: await this.#chain.convert(obj, a.type, target), kind: { group: target.group, version: target.version, kind: target.kind } };
+      },
+      namespaceObject: (ns) => this.#chain.namespaceObject(ns),
+      params: (kind, ref, ns) => this.#chain.params(kind, ref, ns),
+    };
+    const outcome = await runPolicies(this.#policies, req, host);
+    for (const w of outcome.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
+    for (const [k, v] of Object.entries(outcome.auditAnnotations)) this.auditAnnotations[k] ??= v;
+    if (outcome.denial) throw outcome.denial;
   }
 
   #ruleAttributes(): RuleAttributes {
@@ -236,7 +344,7 @@ export class AdmissionPlan {
       const timeoutMs = (spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
       const body = { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request };
       const answer = await this.#chain.post(spec.name, spec.clientConfig, body, timeoutMs);
-      return reviewResponse(answer, request.uid);
+      return reviewResponse(answer, request.uid, inv.hook.mutating);
     } catch (err) {
       if (!(err instanceof WebhookCallError)) throw err;
       return this.#failed(inv, err.message.startsWith("received invalid") ? err.message : `failed to call webhook: ${err.message}`, undefined);
@@ -315,6 +423,7 @@ export class AdmissionChain {
   readonly #store: ObjectStore;
   readonly #registry: Registry;
   #hooks: { mutating: ConfiguredWebhook[]; validating: ConfiguredWebhook[] } | undefined;
+  #policies: BoundPolicy[] | undefined;
   /** Where `clientConfig.service` references point (LocalCluster's `webhookServices` option). */
   resolveService: ServiceResolver | undefined;
   /** Injected faults on webhook calls, oldest first. */
@@ -326,6 +435,8 @@ export class AdmissionChain {
     this.resolveService = resolveService;
     store.onChange((c) => {
       if (c.object.storageKey === MUTATING_KEY || c.object.storageKey === VALIDATING_KEY) this.#hooks = undefined;
+      // A CRD change may make a policy's paramKind served (or not).
+      if (c.object.storageKey === POLICY_KEY || c.object.storageKey === BINDING_KEY || c.object.storageKey === CRD_KEY) this.#policies = undefined;
     });
   }
 
@@ -335,7 +446,8 @@ export class AdmissionChain {
    */
   plan(attrs: AdmissionAttributes): AdmissionPlan | undefined {
     const hooks = this.#configured();
-    if (hooks.mutating.length === 0 && hooks.validating.length === 0) return undefined;
+    const policies = this.#boundPolicies();
+    if (hooks.mutating.length === 0 && hooks.validating.length === 0 && policies.length === 0) return undefined;
     if (attrs.type.group === GROUP && EXEMPT.has(attrs.type.plural)) return undefined;
     const ruleAttrs: RuleAttributes = {
       operation: attrs.operation, group: attrs.type.group, version: attrs.type.version, resource: attrs.type.plural,
@@ -356,8 +468,48 @@ export class AdmissionChain {
     };
     const mutating = invocations(hooks.mutating);
     const validating = invocations(hooks.validating);
-    if (mutating.length === 0 && validating.length === 0) return undefined;
-    return new AdmissionPlan(this, attrs, mutating, validating);
+    const equivalentGvrs = () => others().map((t) => ({ group: t.group, version: t.version, resource: t.plural }));
+    const matchingPolicies = policies.filter((p) => p.policy.match !== undefined && rulesMayMatch(p.policy.match, ruleAttrs, p.policy.match.matchPolicy === "Exact" ? [] : equivalentGvrs()));
+    if (mutating.length === 0 && validating.length === 0 && matchingPolicies.length === 0) return undefined;
+    return new AdmissionPlan(this, attrs, mutating, validating, matchingPolicies);
+  }
+
+  /** The other served versions of a resource (same group and plural, same storage). */
+  equivalentTypes(type: ResourceType): ResourceType[] {
+    return this.#registry.byStorage(type.storageKey).filter((t) => t !== type && t.group === type.group && t.plural === type.plural);
+  }
+
+  /** A Namespace as stored (404 when there is none). */
+  namespaceObject(name: string): KubeObject {
+    const ns = this.#store.get("/namespaces", "", name);
+    if (!ns) throw new StatusError(404, "NotFound", `namespaces "${name}" not found`, { name, kind: "namespaces" });
+    return ns.object();
+  }
+
+  /**
+   * The param objects a binding's `paramRef` selects (kube-apiserver's `CollectParams`): by
+   * name or by selector, in `paramRef.namespace`, else the request's namespace for a
+   * namespaced param kind; none found is an error under `parameterNotFoundAction: Deny`.
+   */
+  params(paramKind: NonNullable<PolicySpec["paramKind"]>, ref: NonNullable<BindingSpec["paramRef"]>, requestNamespace: string): { objects: KubeObject[] } | { error: string } {
+    const type = this.#registry.byKind(paramKind.apiVersion ?? "", paramKind.kind ?? "");
+    if (!type) return { error: `failed to find resource referenced by paramKind: '${paramKind.apiVersion ?? ""}, Kind=${paramKind.kind ?? ""}'` };
+    let namespace = "";
+    if (type.namespaced) {
+      namespace = ref.namespace || requestNamespace;
+      if (!namespace) return { error: "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources" };
+    }
+    const view = (o: { object(): KubeObject }) => o.object();
+    let objects: KubeObject[];
+    if (ref.name) {
+      const found = this.#store.get(type.storageKey, namespace, ref.name);
+      objects = found ? [view(found)] : [];
+    } else {
+      const selector = (ref.selector ?? {}) as LabelSelectorObject;
+      objects = this.#store.list(type.storageKey, type.namespaced ? namespace : undefined).filter((o) => matchLabelSelectorObject(selector, o.labels ?? {})).map(view);
+    }
+    if (objects.length === 0 && ref.parameterNotFoundAction === "Deny") return { error: "no params found for policy binding with `Deny` parameterNotFoundAction" };
+    return { objects };
   }
 
   /** Adds a webhook fault; throws a TypeError when it could never fire (see `checkWebhookFault`). */
@@ -417,6 +569,32 @@ export class AdmissionChain {
     return undefined;
   }
 
+  /** The stored policies that have bindings, compiled, by name (their bindings by name). */
+  #boundPolicies(): BoundPolicy[] {
+    if (this.#policies) return this.#policies;
+    const byName = (a: { metadata?: { name?: string } }, b: { metadata?: { name?: string } }) => {
+      const x = a.metadata?.name ?? "";
+      const y = b.metadata?.name ?? "";
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+    const bindings = this.#store.list(BINDING_KEY).map((o) => o.object() as BindingObject).sort(byName);
+    const out: BoundPolicy[] = [];
+    if (bindings.length > 0) {
+      for (const object of this.#store.list(POLICY_KEY).map((o) => o.object() as PolicyObject).sort(byName)) {
+        const mine = bindings.filter((b) => b.spec?.policyName === object.metadata?.name).map(policyBinding);
+        if (mine.length === 0) continue;
+        const policy = compilePolicy(object);
+        const paramKind = object.spec?.paramKind;
+        if (paramKind && !this.#registry.byKind(paramKind.apiVersion ?? "", paramKind.kind ?? "")) {
+          policy.configurationError = `failed to find resource referenced by paramKind: '${paramKind.apiVersion ?? ""}, Kind=${paramKind.kind ?? ""}'`;
+        }
+        out.push({ policy, bindings: mine });
+      }
+    }
+    this.#policies = out;
+    return out;
+  }
+
   #configured(): { mutating: ConfiguredWebhook[]; validating: ConfiguredWebhook[] } {
     if (this.#hooks) return this.#hooks;
     const read = (key: string) => this.#store.list(key).map((o) => o.object());
@@ -446,8 +624,11 @@ function denial(name: string, status: ReviewResponse["status"]): StatusError {
   return new StatusError(code, (status?.reason || undefined) as string, message, status?.details ?? undefined);
 }
 
-/** The `response` of an answer, checked as kube-apiserver checks it (kind, uid). */
-function reviewResponse(answer: unknown, uid: string): ReviewResponse {
+/**
+ * The `response` of an answer, checked as kube-apiserver's `VerifyAdmissionResponse` checks it:
+ * kind, uid, and a patch with its patchType from mutating webhooks only.
+ */
+function reviewResponse(answer: unknown, uid: string, mutating: boolean): ReviewResponse {
   const review = answer as { apiVersion?: string; kind?: string; response?: ReviewResponse } | null;
   const invalid = (why: string) => new WebhookCallError("decode", `received invalid webhook response: ${why}`);
   if (!review?.response) throw invalid("webhook response was absent");
@@ -455,5 +636,11 @@ function reviewResponse(answer: unknown, uid: string): ReviewResponse {
   if (review.apiVersion !== "admission.k8s.io/v1" || review.kind !== "AdmissionReview") {
     throw invalid(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${review.apiVersion ?? ""}, Kind=${review.kind ?? ""}`);
   }
+  const hasPatch = typeof review.response.patch === "string" && review.response.patch.length > 0;
+  const hasPatchType = typeof review.response.patchType === "string" && review.response.patchType.length > 0;
+  if (mutating && hasPatch && !hasPatchType) throw invalid("webhook returned response.patch but not response.patchType");
+  if (mutating && !hasPatch && hasPatchType) throw invalid("webhook returned response.patchType but not response.patch");
+  if (!mutating && hasPatch) throw invalid("validating webhook may not return response.patch");
+  if (!mutating && hasPatchType) throw invalid("validating webhook may not return response.patchType");
   return review.response;
 }

@@ -3,8 +3,9 @@
  * `rules` (operations, apiGroups, apiVersions, resources with `*`, `*\/*`, `pods/status`,
  * `scope`), `matchPolicy` (`Equivalent`: a rule naming another served version of the same
  * resource matches, and the webhook gets the object in that version), `namespaceSelector` and
- * `objectSelector`. `matchConditions` (CEL) are not evaluated: a webhook that has them is
- * called as if they all held.
+ * `objectSelector`. `matchConditions` (CEL) are evaluated by the chain, after these, with the
+ * object (see `match-conditions.ts`). ValidatingAdmissionPolicies reuse these matchers (see
+ * `policy-matching.ts`).
  *
  * @module
  */

@@ -9,6 +9,10 @@
  * it. The two-variable comprehensions (`l.all(i, v, …)`, `transformList`…) and the optional
  * syntax (`x.?f`) are compile errors saying LocalCluster lacks them.
  *
+ * The variables in scope are CRD rules' `self` and `oldSelf` unless the caller declares the
+ * set of its environment ({@link CelCompileOptions}: ValidatingAdmissionPolicy and
+ * `matchConditions` expressions have `object`, `oldObject`, `request`…).
+ *
  * Caveats: `@bufbuild/cel` parses but this compiler does not type-check against the schema
  * (cel-go does): a rule comparing a string with an int, or not returning a bool, compiles here
  * and fails when evaluated. Syntax error texts are `@bufbuild/cel`'s, not cel-go's ANTLR ones.
@@ -69,8 +73,41 @@ function environment(): CelEnv {
 const cache = new Map<string, CompiledExpression>();
 
 /**
- * Compiles one expression (cached by source), with `self` (and, for rules, `oldSelf`) in
- * scope.
+ * The environment an expression compiles in, when it is not a CRD validation rule's.
+ *
+ * @example
+ * ```ts
+ * const admission: CelCompileOptions = {
+ *   variables: ["object", "oldObject", "request", "params", "namespaceObject", "variables"],
+ *   unavailable: new Map([["authorizer", "LocalCluster does not implement the authorizer variable"]]),
+ *   fields: new Map([["variables", new Set(["replicas"])]]),
+ * };
+ * ```
+ */
+export interface CelCompileOptions {
+  /** The variables the environment declares (default: `self` and `oldSelf`, as CRD rules). */
+  readonly variables?: readonly string[];
+  /** Variables kube-apiserver declares but LocalCluster cannot provide, name → why (a compile error naming it). */
+  readonly unavailable?: ReadonlyMap<string, string>;
+  /**
+   * Variables that are objects with a known set of fields (`variables` of a policy): selecting
+   * any other field is cel-go's compile error `undefined field '<name>'`.
+   */
+  readonly fields?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** The names a compilation checks against. */
+interface Declared {
+  readonly variables: ReadonlySet<string>;
+  readonly unavailable: ReadonlyMap<string, string>;
+  readonly fields: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+const CRD_RULE_VARIABLES: Declared = { variables: new Set(["self", "oldSelf"]), unavailable: new Map(), fields: new Map() };
+
+/**
+ * Compiles one expression (cached by source and environment), with `self` (and, for rules,
+ * `oldSelf`) in scope, or the variables `options` declares.
  *
  * @example
  * ```ts
@@ -78,18 +115,35 @@ const cache = new Map<string, CompiledExpression>();
  * compiled.error;       // → undefined
  * compiled.usesOldSelf; // → false
  * compileCelExpression("self.a +").error; // → "compilation failed: ERROR: <input>:1:8: Syntax error: …"
+ * compileCelExpression("object.spec.replicas <= 5", { variables: ["object", "oldObject", "request"] }).error; // → undefined
  * ```
  */
-export function compileCelExpression(source: string): CompiledExpression {
-  const cached = cache.get(source);
+export function compileCelExpression(source: string, options?: CelCompileOptions): CompiledExpression {
+  const declared = options === undefined ? CRD_RULE_VARIABLES : declaredOf(options);
+  const key = options === undefined ? source : `${environmentKey(declared)}\u0000${source}`;
+  const cached = cache.get(key);
   if (cached !== undefined) return cached;
-  const compiled = compile(source);
+  const compiled = compile(source, declared);
   if (cache.size > 2000) cache.clear();
-  cache.set(source, compiled);
+  cache.set(key, compiled);
   return compiled;
 }
 
-function compile(source: string): CompiledExpression {
+function declaredOf(options: CelCompileOptions): Declared {
+  return {
+    variables: new Set(options.variables ?? ["self", "oldSelf"]),
+    unavailable: options.unavailable ?? new Map(),
+    fields: options.fields ?? new Map(),
+  };
+}
+
+/** A cache key for an environment (the same declarations give the same key). */
+function environmentKey(d: Declared): string {
+  const fields = [...d.fields].map(([name, set]) => `${name}:${[...set].sort().join(",")}`).sort();
+  return JSON.stringify([[...d.variables].sort(), [...d.unavailable.keys()].sort(), fields]);
+}
+
+function compile(source: string, declared: Declared): CompiledExpression {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(source);
@@ -103,7 +157,7 @@ function compile(source: string): CompiledExpression {
   const problems: string[] = [];
   const usage = { oldSelf: false };
   const expanded = expandBind(parsed.expr);
-  checkNames(expanded, new Set(), problems, positions, usage);
+  checkNames(expanded, new Set(), problems, positions, usage, declared);
   if (problems.length > 0) {
     problems.sort(byPosition);
     return { source, ast: expanded, usesOldSelf: usage.oldSelf, error: `compilation failed: ${problems.map((p) => `ERROR: ${p}`).join("\n")}` };
@@ -159,8 +213,8 @@ function unsupportedReason(name: string): string | undefined {
 /** The macros cel-go also has in a two-variable form (`l.all(i, v, …)`). */
 const TWO_VARIABLE_MACROS: ReadonlySet<string> = new Set(["all", "exists", "existsOne", "exists_one"]);
 
-function isVariable(name: string, scope: ReadonlySet<string>): boolean {
-  return name === "self" || name === "oldSelf" || scope.has(name);
+function isVariable(name: string, scope: ReadonlySet<string>, declared: Declared): boolean {
+  return declared.variables.has(name) || scope.has(name);
 }
 
 /**
@@ -170,44 +224,51 @@ function isVariable(name: string, scope: ReadonlySet<string>): boolean {
  */
 function expandBind(expr: CelExpr): CelExpr {
   const kind = expr.exprKind;
+  if (kind.case === "callExpr") {
+    const call = kind.value;
+    const target = call.target?.exprKind;
+    const variable = call.args[0]?.exprKind;
+    if (call.function === "bind" && target?.case === "identExpr" && target.value.name === "cel" && call.args.length === 3 && variable?.case === "identExpr") {
+      const rangeExpr: CelExpr = {
+        ...expr,
+        exprKind: { case: "listExpr", value: { $typeName: "cel.expr.Expr.CreateList", elements: [], optionalIndices: [] } },
+      };
+      const never: CelExpr = {
+        ...expr,
+        exprKind: { case: "constExpr", value: { $typeName: "cel.expr.Constant", constantKind: { case: "boolValue", value: false } } },
+      };
+      return {
+        ...expr,
+        exprKind: {
+          case: "comprehensionExpr",
+          value: {
+            $typeName: "cel.expr.Expr.Comprehension",
+            iterVar: "#unused",
+            iterVar2: "",
+            iterRange: rangeExpr,
+            accuVar: variable.value.name,
+            accuInit: expandBind(call.args[1]!),
+            loopCondition: never,
+            loopStep: call.args[0]!,
+            result: expandBind(call.args[2]!),
+          },
+        },
+      };
+    }
+  }
+  return mapChildren(expr, expandBind);
+}
+
+/** `expr` with each direct sub-expression replaced by `f` of it (the node itself unchanged otherwise). */
+function mapChildren(expr: CelExpr, f: (e: CelExpr) => CelExpr): CelExpr {
+  const kind = expr.exprKind;
   switch (kind.case) {
     case "selectExpr":
-      return { ...expr, exprKind: { case: "selectExpr", value: { ...kind.value, operand: kind.value.operand && expandBind(kind.value.operand) } } };
-    case "callExpr": {
-      const call = kind.value;
-      const target = call.target?.exprKind;
-      const variable = call.args[0]?.exprKind;
-      if (call.function === "bind" && target?.case === "identExpr" && target.value.name === "cel" && call.args.length === 3 && variable?.case === "identExpr") {
-        const rangeExpr: CelExpr = {
-          ...expr,
-          exprKind: { case: "listExpr", value: { $typeName: "cel.expr.Expr.CreateList", elements: [], optionalIndices: [] } },
-        };
-        const never: CelExpr = {
-          ...expr,
-          exprKind: { case: "constExpr", value: { $typeName: "cel.expr.Constant", constantKind: { case: "boolValue", value: false } } },
-        };
-        return {
-          ...expr,
-          exprKind: {
-            case: "comprehensionExpr",
-            value: {
-              $typeName: "cel.expr.Expr.Comprehension",
-              iterVar: "#unused",
-              iterVar2: "",
-              iterRange: rangeExpr,
-              accuVar: variable.value.name,
-              accuInit: expandBind(call.args[1]!),
-              loopCondition: never,
-              loopStep: call.args[0]!,
-              result: expandBind(call.args[2]!),
-            },
-          },
-        };
-      }
-      return { ...expr, exprKind: { case: "callExpr", value: { ...call, target: call.target && expandBind(call.target), args: call.args.map(expandBind) } } };
-    }
+      return { ...expr, exprKind: { case: "selectExpr", value: { ...kind.value, operand: kind.value.operand && f(kind.value.operand) } } };
+    case "callExpr":
+      return { ...expr, exprKind: { case: "callExpr", value: { ...kind.value, target: kind.value.target && f(kind.value.target), args: kind.value.args.map(f) } } };
     case "listExpr":
-      return { ...expr, exprKind: { case: "listExpr", value: { ...kind.value, elements: kind.value.elements.map(expandBind) } } };
+      return { ...expr, exprKind: { case: "listExpr", value: { ...kind.value, elements: kind.value.elements.map(f) } } };
     case "structExpr":
       return {
         ...expr,
@@ -217,8 +278,8 @@ function expandBind(expr: CelExpr): CelExpr {
             ...kind.value,
             entries: kind.value.entries.map((e) => ({
               ...e,
-              keyKind: e.keyKind.case === "mapKey" ? { case: "mapKey" as const, value: expandBind(e.keyKind.value) } : e.keyKind,
-              value: e.value && expandBind(e.value),
+              keyKind: e.keyKind.case === "mapKey" ? { case: "mapKey" as const, value: f(e.keyKind.value) } : e.keyKind,
+              value: e.value && f(e.value),
             })),
           },
         },
@@ -231,11 +292,11 @@ function expandBind(expr: CelExpr): CelExpr {
           case: "comprehensionExpr",
           value: {
             ...c,
-            iterRange: c.iterRange && expandBind(c.iterRange),
-            accuInit: c.accuInit && expandBind(c.accuInit),
-            loopCondition: c.loopCondition && expandBind(c.loopCondition),
-            loopStep: c.loopStep && expandBind(c.loopStep),
-            result: c.result && expandBind(c.result),
+            iterRange: c.iterRange && f(c.iterRange),
+            accuInit: c.accuInit && f(c.accuInit),
+            loopCondition: c.loopCondition && f(c.loopCondition),
+            loopStep: c.loopStep && f(c.loopStep),
+            result: c.result && f(c.result),
           },
         },
       };
@@ -246,65 +307,79 @@ function expandBind(expr: CelExpr): CelExpr {
 }
 
 /** Collects undeclared functions and variables, and whether `oldSelf` is read. */
-function checkNames(expr: CelExpr | undefined, scope: ReadonlySet<string>, problems: string[], at: (id: bigint) => string, usage: { oldSelf: boolean }): void {
+function checkNames(
+  expr: CelExpr | undefined, scope: ReadonlySet<string>, problems: string[], at: (id: bigint) => string, usage: { oldSelf: boolean }, declared: Declared,
+): void {
   if (expr === undefined) return;
   const kind = expr.exprKind;
   switch (kind.case) {
     case "identExpr": {
       const name = kind.value.name;
-      if (name === "oldSelf") usage.oldSelf = true;
-      if (isVariable(name, scope) || TYPE_IDENTIFIERS.has(name)) return;
+      if (name === "oldSelf" && declared.variables.has("oldSelf")) usage.oldSelf = true;
+      if (scope.has(name) || TYPE_IDENTIFIERS.has(name)) return;
+      const missing = declared.unavailable.get(name);
+      if (missing !== undefined && !declared.variables.has(name)) {
+        problems.push(`${at(expr.id)}: LocalCluster cannot evaluate the variable '${name}': ${missing}`);
+        return;
+      }
+      if (isVariable(name, scope, declared)) return;
       problems.push(`${at(expr.id)}: undeclared reference to '${name}' (in container '')`);
       return;
     }
-    case "selectExpr":
-      checkNames(kind.value.operand, scope, problems, at, usage);
+    case "selectExpr": {
+      const operand = kind.value.operand?.exprKind;
+      if (operand?.case === "identExpr" && !scope.has(operand.value.name)) {
+        const known = declared.fields.get(operand.value.name);
+        if (known !== undefined && !known.has(kind.value.field)) problems.push(`${at(expr.id)}: undefined field '${kind.value.field}'`);
+      }
+      checkNames(kind.value.operand, scope, problems, at, usage, declared);
       return;
+    }
     case "callExpr": {
       const call = kind.value;
       if (TWO_VARIABLE_MACROS.has(call.function) && call.target !== undefined && call.args.length === 3 && call.args.slice(0, 2).every((a) => a.exprKind.case === "identExpr")) {
         problems.push(
           `${at(expr.id)}: LocalCluster does not implement the two-variable form of ${call.function}() (cel-go's two-variable comprehensions, which @bufbuild/cel 0.6 does not parse); use the one-variable form`,
         );
-        checkNames(call.target, scope, problems, at, usage);
+        checkNames(call.target, scope, problems, at, usage, declared);
         return;
       }
       const qualified = qualifiedName(call.target, call.function);
-      const qualifiedKnown = qualified !== undefined && qualified.split(".")[0] !== "self" && functionKnown(qualified);
+      const qualifiedKnown = qualified !== undefined && !isVariable(qualified.split(".")[0]!, scope, declared) && functionKnown(qualified);
       const qualifiedLacking = qualified !== undefined && !qualifiedKnown ? unsupportedReason(qualified) : undefined;
       const lacking = qualifiedLacking ?? unsupportedReason(call.function);
       if (lacking !== undefined && !qualifiedKnown) {
         problems.push(`${at(expr.id)}: undeclared reference to '${qualifiedLacking === undefined ? call.function : qualified}' (in container ''): ${lacking}`);
       } else if (!qualifiedKnown && !functionKnown(call.function)) {
         // `math.greatest(…)`: a namespaced function, unless its target is a variable.
-        const namespaced = qualified !== undefined && !isVariable(qualified.split(".")[0]!, scope);
+        const namespaced = qualified !== undefined && !isVariable(qualified.split(".")[0]!, scope, declared);
         problems.push(`${at(expr.id)}: undeclared reference to '${namespaced ? qualified : call.function}' (in container '')`);
         if (namespaced) {
-          for (const arg of call.args) checkNames(arg, scope, problems, at, usage);
+          for (const arg of call.args) checkNames(arg, scope, problems, at, usage, declared);
           return;
         }
       }
-      if (!qualifiedKnown && qualifiedLacking === undefined) checkNames(call.target, scope, problems, at, usage);
-      for (const arg of call.args) checkNames(arg, scope, problems, at, usage);
+      if (!qualifiedKnown && qualifiedLacking === undefined) checkNames(call.target, scope, problems, at, usage, declared);
+      for (const arg of call.args) checkNames(arg, scope, problems, at, usage, declared);
       return;
     }
     case "listExpr":
-      for (const element of kind.value.elements) checkNames(element, scope, problems, at, usage);
+      for (const element of kind.value.elements) checkNames(element, scope, problems, at, usage, declared);
       return;
     case "structExpr":
       for (const entry of kind.value.entries) {
-        if (entry.keyKind.case === "mapKey") checkNames(entry.keyKind.value, scope, problems, at, usage);
-        checkNames(entry.value, scope, problems, at, usage);
+        if (entry.keyKind.case === "mapKey") checkNames(entry.keyKind.value, scope, problems, at, usage, declared);
+        checkNames(entry.value, scope, problems, at, usage, declared);
       }
       return;
     case "comprehensionExpr": {
       const c = kind.value;
-      checkNames(c.iterRange, scope, problems, at, usage);
-      checkNames(c.accuInit, scope, problems, at, usage);
+      checkNames(c.iterRange, scope, problems, at, usage, declared);
+      checkNames(c.accuInit, scope, problems, at, usage, declared);
       const inner = new Set([...scope, c.iterVar, c.accuVar, ...(c.iterVar2 ? [c.iterVar2] : [])]);
-      checkNames(c.loopCondition, inner, problems, at, usage);
-      checkNames(c.loopStep, inner, problems, at, usage);
-      checkNames(c.result, new Set([...scope, c.accuVar]), problems, at, usage);
+      checkNames(c.loopCondition, inner, problems, at, usage, declared);
+      checkNames(c.loopStep, inner, problems, at, usage, declared);
+      checkNames(c.result, new Set([...scope, c.accuVar]), problems, at, usage, declared);
       return;
     }
     default:
@@ -317,58 +392,10 @@ function checkNames(expr: CelExpr | undefined, scope: ReadonlySet<string>, probl
  * so each iteration is charged to the active {@link CostMeter}.
  */
 function meterComprehensions(expr: CelExpr): CelExpr {
-  const kind = expr.exprKind;
-  switch (kind.case) {
-    case "selectExpr":
-      return { ...expr, exprKind: { case: "selectExpr", value: { ...kind.value, operand: kind.value.operand && meterComprehensions(kind.value.operand) } } };
-    case "callExpr":
-      return {
-        ...expr,
-        exprKind: {
-          case: "callExpr",
-          value: { ...kind.value, target: kind.value.target && meterComprehensions(kind.value.target), args: kind.value.args.map(meterComprehensions) },
-        },
-      };
-    case "listExpr":
-      return { ...expr, exprKind: { case: "listExpr", value: { ...kind.value, elements: kind.value.elements.map(meterComprehensions) } } };
-    case "structExpr":
-      return {
-        ...expr,
-        exprKind: {
-          case: "structExpr",
-          value: {
-            ...kind.value,
-            entries: kind.value.entries.map((e) => ({
-              ...e,
-              keyKind: e.keyKind.case === "mapKey" ? { case: "mapKey" as const, value: meterComprehensions(e.keyKind.value) } : e.keyKind,
-              value: e.value && meterComprehensions(e.value),
-            })),
-          },
-        },
-      };
-    case "comprehensionExpr": {
-      const c = kind.value;
-      const range = c.iterRange && meterComprehensions(c.iterRange);
-      const metered: CelExpr | undefined = range && {
-        ...range,
-        exprKind: { case: "callExpr", value: { $typeName: "cel.expr.Expr.Call", function: METER_FUNCTION, args: [range] } },
-      };
-      return {
-        ...expr,
-        exprKind: {
-          case: "comprehensionExpr",
-          value: {
-            ...c,
-            iterRange: metered,
-            accuInit: c.accuInit && meterComprehensions(c.accuInit),
-            loopCondition: c.loopCondition && meterComprehensions(c.loopCondition),
-            loopStep: c.loopStep && meterComprehensions(c.loopStep),
-            result: c.result && meterComprehensions(c.result),
-          },
-        },
-      };
-    }
-    default:
-      return expr;
-  }
+  const mapped = mapChildren(expr, meterComprehensions);
+  const kind = mapped.exprKind;
+  if (kind.case !== "comprehensionExpr" || !kind.value.iterRange) return mapped;
+  const range = kind.value.iterRange;
+  const metered: CelExpr = { ...range, exprKind: { case: "callExpr", value: { $typeName: "cel.expr.Expr.Call", function: METER_FUNCTION, args: [range] } } };
+  return { ...mapped, exprKind: { case: "comprehensionExpr", value: { ...kind.value, iterRange: metered } } };
 }

@@ -1,9 +1,11 @@
 /**
  * Kubernetes' CEL regex library: `<string>.find(<regex>)` and `<string>.findAll(<regex>[, n])`.
  *
- * Patterns are RE2 (as Go's `regexp`): a pattern is first checked with the RE2 parser
- * `@bufbuild/cel` itself uses for `matches`, so an invalid one fails as in kube-apiserver, then
- * translated to an equivalent JavaScript `RegExp` (Unicode mode) to find match positions.
+ * Patterns are RE2 (as Go's `regexp`), parsed and compiled by `@bufbuild/re2` (the engine
+ * `@bufbuild/cel` runs `matches` on), so an invalid pattern fails with Go's message. Match
+ * positions come from a Pike VM over that compiled program: like Go's `regexp`, it runs in time
+ * linear in the input (no backtracking, so `^(a+)+$` cannot stall LocalCluster) and picks the
+ * leftmost match, preferring alternatives and repetitions in Perl's order.
  *
  * @module
  */
@@ -11,217 +13,161 @@ import { CelScalar, celMethod, listType } from "@bufbuild/cel";
 import type { CelFunc } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 
-const POSIX: Record<string, string> = {
-  alnum: "0-9A-Za-z",
-  alpha: "A-Za-z",
-  ascii: "\\x00-\\x7F",
-  blank: "\\t ",
-  cntrl: "\\x00-\\x1F\\x7F",
-  digit: "0-9",
-  graph: "!-~",
-  lower: "a-z",
-  print: " -~",
-  punct: "!-/:-@[-`{-~",
-  space: "\\t\\n\\v\\f\\r ",
-  upper: "A-Z",
-  word: "0-9A-Za-z_",
-  xdigit: "0-9A-Fa-f",
-};
+/** `@bufbuild/re2`'s compiled program (reached through `RE2JS#re2()`; its classes are not exported). */
+type Prog = ReturnType<RE2JS["re2"]>["prog"];
+type Inst = Prog["inst"][number];
 
-/** Characters JavaScript's Unicode mode lets a backslash escape outside a class. */
-const JS_SYNTAX = "^$\\.*+?()[]{}|/";
-
-function literal(ch: string): string {
-  return JS_SYNTAX.includes(ch) ? `\\${ch}` : ch === "-" ? "\\-" : ch;
+/** The instruction opcodes, static fields of `@bufbuild/re2`'s (unexported) `Inst` class. */
+interface InstOps {
+  readonly ALT: number;
+  readonly ALT_MATCH: number;
+  readonly CAPTURE: number;
+  readonly EMPTY_WIDTH: number;
+  readonly FAIL: number;
+  readonly MATCH: number;
+  readonly NOP: number;
+  readonly RUNE: number;
+  readonly RUNE_ANY_NOT_NL: number;
 }
 
-/** An RE2 Unicode class name as JavaScript spells it: categories as they are, scripts as `Script=`. */
-function unicodeClass(name: string): string {
-  return name.length <= 2 || name === "Any" ? name : `Script=${name}`;
-}
-
-/** The escape at `p[i]` (just past the backslash): its JavaScript form and the next index. */
-function escape(p: string, i: number, inClass: boolean): [string, number] {
-  const c = p[i] ?? "";
-  if (c === "p" || c === "P") {
-    if (p[i + 1] === "{") {
-      const close = p.indexOf("}", i);
-      let name = p.slice(i + 2, close);
-      let kind = c;
-      if (name.startsWith("^")) {
-        name = name.slice(1);
-        kind = c === "p" ? "P" : "p";
-      }
-      return [`\\${kind}{${unicodeClass(name)}}`, close + 1];
+const OPS: InstOps = (() => {
+  const ctor = RE2JS.compile("a").re2().prog.inst[0]?.constructor as unknown as Partial<Record<keyof InstOps, unknown>> | undefined;
+  const names: readonly (keyof InstOps)[] = ["ALT", "ALT_MATCH", "CAPTURE", "EMPTY_WIDTH", "FAIL", "MATCH", "NOP", "RUNE", "RUNE_ANY_NOT_NL"];
+  for (const name of names) {
+    if (typeof ctor?.[name] !== "number") {
+      throw new Error(`LocalCluster's CEL regex library cannot read @bufbuild/re2's instruction opcode Inst.${name}: the installed @bufbuild/re2 is not the version it was written for (0.6.x)`);
     }
-    return [`\\${c}{${p[i + 1]}}`, i + 2];
   }
-  if (c === "x" && p[i + 1] === "{") {
-    const close = p.indexOf("}", i);
-    return [`\\u{${p.slice(i + 2, close)}}`, close + 1];
+  return ctor as unknown as InstOps;
+})();
+
+// Zero-width assertion bits of an EMPTY_WIDTH instruction's `arg` (Go's syntax.EmptyOp).
+const BEGIN_LINE = 0x01;
+const END_LINE = 0x02;
+const BEGIN_TEXT = 0x04;
+const END_TEXT = 0x08;
+const WORD_BOUNDARY = 0x10;
+const NO_WORD_BOUNDARY = 0x20;
+
+/** Whether a UTF-16 code unit is an ASCII word character (`\b` is ASCII-only in RE2). */
+function isWord(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+}
+
+/** The zero-width assertions that hold at index `pos` of `s`. */
+function contextAt(s: string, pos: number): number {
+  // Only ASCII characters (newline, word characters) decide an assertion, so code units suffice.
+  const before = pos > 0 ? s.charCodeAt(pos - 1) : -1;
+  const after = pos < s.length ? s.charCodeAt(pos) : -1;
+  let flags = 0;
+  if (before < 0) flags |= BEGIN_TEXT | BEGIN_LINE;
+  else if (before === 0x0a) flags |= BEGIN_LINE;
+  if (after < 0) flags |= END_TEXT | END_LINE;
+  else if (after === 0x0a) flags |= END_LINE;
+  flags |= isWord(before) !== isWord(after) ? WORD_BOUNDARY : NO_WORD_BOUNDARY;
+  return flags;
+}
+
+/** The threads of one step, in priority order, each at a distinct instruction. */
+class ThreadQueue {
+  readonly pcs: Int32Array;
+  readonly starts: Int32Array;
+  readonly seen: Uint8Array;
+  length = 0;
+  constructor(size: number) {
+    this.pcs = new Int32Array(size);
+    this.starts = new Int32Array(size);
+    this.seen = new Uint8Array(size);
   }
-  if (c === "Q") {
-    const end = p.indexOf("\\E", i);
-    const text = end < 0 ? p.slice(i + 1) : p.slice(i + 1, end);
-    const out = [...text].map((ch) => (inClass ? `\\u{${ch.codePointAt(0)!.toString(16)}}` : literal(ch))).join("");
-    return [out, end < 0 ? p.length : end + 2];
+  clear(): void {
+    this.length = 0;
+    this.seen.fill(0);
   }
-  if (!inClass && c === "A") return ["(?<![\\s\\S])", i + 1];
-  if (!inClass && c === "z") return ["(?![\\s\\S])", i + 1];
-  if (c === "C") return ["[\\s\\S]", i + 1];
-  if (/[0-7]/.test(c)) {
-    const m = /^[0-7]{1,3}/.exec(p.slice(i))![0];
-    return [`\\u{${parseInt(m, 8).toString(16)}}`, i + m.length];
-  }
-  if (/[A-Za-z0-9]/.test(c)) return [`\\${c}`, i + 1];
-  return [inClass ? `\\u{${c.codePointAt(0)!.toString(16)}}` : literal(c), i + c.length];
+}
+
+/** A compiled pattern: its program and the scratch space a search reuses. */
+interface Compiled {
+  readonly insts: readonly Inst[];
+  readonly start: number;
+  readonly stack: number[];
+  current: ThreadQueue;
+  next: ThreadQueue;
 }
 
 /**
- * Translates an RE2 pattern (already known valid) to a JavaScript `RegExp` source for the
- * `u` flag: `(?P<n>` groups, `(?flags)` scopes, POSIX classes, `\A` `\z` `\Q…\E`, `\x{…}`.
- *
- * @example
- * ```ts
- * import { re2ToJs } from "./lib-regex.ts";
- * re2ToJs("(?i)ab[[:digit:]]+"); // "(?i:ab[0-9]+)"
- * ```
+ * Adds the thread at `pc` (started at `start`) to `q`, following the empty transitions whose
+ * assertions hold in `context`, depth first in priority order, as Go's `machine.add`.
  */
-export function re2ToJs(p: string): string {
-  let out = "";
-  /** For each open group, the `(?flags:` scopes opened inside it, closed with it. */
-  const scopes: string[][] = [[]];
-  let i = 0;
-  while (i < p.length) {
-    const c = p[i]!;
-    if (c === "\\") {
-      const [js, next] = escape(p, i + 1, false);
-      out += js;
-      i = next;
-    } else if (c === "[") {
-      let cls = "[";
-      i++;
-      if (p[i] === "^") {
-        cls += "^";
-        i++;
-      }
-      let first = true;
-      while (i < p.length && (p[i] !== "]" || first)) {
-        first = false;
-        if (p.startsWith("[:", i)) {
-          const close = p.indexOf(":]", i);
-          const name = p.slice(i + 2, close);
-          const neg = name.startsWith("^");
-          const set = POSIX[neg ? name.slice(1) : name] ?? "";
-          cls += neg ? negatedPosix(set) : set;
-          i = close + 2;
-        } else if (p[i] === "\\") {
-          const [js, next] = escape(p, i + 1, true);
-          cls += js;
-          i = next;
-        } else {
-          const ch = String.fromCodePoint(p.codePointAt(i)!);
-          cls += ch === "[" || ch === "/" || ch === "{" || ch === "}" || ch === "(" || ch === ")" || ch === "|" ? `\\${ch}` : ch;
-          i += ch.length;
-        }
-      }
-      out += `${cls}]`;
-      i++;
-    } else if (c === "(") {
-      if (p.startsWith("(?P<", i)) {
-        out += "(?<";
-        i += 4;
-        scopes.push([]);
-      } else if (p[i + 1] === "?" && p[i + 2] !== "<") {
-        const m = /^\(\?([imsU-]*)(:|\))/.exec(p.slice(i))!;
-        const flags = jsFlags(m[1]!);
-        if (m[2] === ":") {
-          out += flags === "" ? "(?:" : `(?${flags}:`;
-          scopes.push([]);
-        } else if (flags !== "") {
-          out += `(?${flags}:`;
-          scopes[scopes.length - 1]!.push(flags);
-        }
-        i += m[0].length;
-      } else {
-        out += "(";
-        i++;
-        scopes.push([]);
-      }
-    } else if (c === ")") {
-      out += ")".repeat(scopes.pop()?.length ?? 0) + ")";
-      i++;
-    } else if (c === "|") {
-      // RE2 flags hold to the end of the group, across alternatives: reopen them after `|`.
-      const open = scopes[scopes.length - 1]!;
-      out += ")".repeat(open.length) + "|" + open.map((f) => `(?${f}:`).join("");
-      i++;
-    } else if (c === "{") {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i));
-      if (m && out !== "") {
-        out += m[0];
-        i += m[0].length;
-      } else {
-        out += "\\{";
-        i++;
-      }
-    } else if (c === "}") {
-      out += "\\}";
-      i++;
-    } else if (c === "/") {
-      out += "\\/";
-      i++;
-    } else {
-      const ch = String.fromCodePoint(p.codePointAt(i)!);
-      out += ch;
-      i += ch.length;
+function addThread(re: Compiled, q: ThreadQueue, pc0: number, start: number, context: number): void {
+  const { insts, stack } = re;
+  stack.push(pc0);
+  while (stack.length > 0) {
+    const pc = stack.pop()!;
+    if (q.seen[pc] === 1) continue;
+    q.seen[pc] = 1;
+    const inst = insts[pc]!;
+    const op = inst.op;
+    if (op === OPS.ALT || op === OPS.ALT_MATCH) stack.push(inst.arg, inst.out);
+    else if (op === OPS.NOP || op === OPS.CAPTURE) stack.push(inst.out);
+    else if (op === OPS.EMPTY_WIDTH) {
+      if ((inst.arg & ~context) === 0) stack.push(inst.out);
+    } else if (op === OPS.MATCH || (op >= OPS.RUNE && op <= OPS.RUNE_ANY_NOT_NL)) {
+      q.pcs[q.length] = pc;
+      q.starts[q.length] = start;
+      q.length++;
     }
+    // FAIL: the thread dies.
   }
-  return out + ")".repeat(scopes[0]?.length ?? 0);
 }
 
-function negatedPosix(set: string): string {
-  // A negated POSIX class inside a bracket: JavaScript has no nested negation without the v
-  // flag, so spell the complement of the (ASCII) set as ranges.
-  const inSet = new Set<number>();
-  const re = new RegExp(`[${set}]`, "u");
-  for (let cp = 0; cp < 128; cp++) if (re.test(String.fromCodePoint(cp))) inSet.add(cp);
-  let ranges = "";
-  let start = -1;
-  for (let cp = 0; cp <= 128; cp++) {
-    const outside = cp === 128 || !inSet.has(cp);
-    if (outside && start < 0) start = cp;
-    if ((!outside || cp === 128) && start >= 0) {
-      const end = cp === 128 ? 0x10ffff : cp - 1;
-      ranges += `\\u{${start.toString(16)}}-\\u{${end.toString(16)}}`;
-      start = -1;
+/**
+ * The leftmost-first match of `re` in `s` at or after index `from` (UTF-16 indexes, on code
+ * point boundaries), as Go's `regexp` finds it; undefined when there is none. One pass over the
+ * input, each step bounded by the program's size.
+ */
+function search(re: Compiled, s: string, from: number): [start: number, end: number] | undefined {
+  let current = re.current;
+  let next = re.next;
+  current.clear();
+  next.clear();
+  let found: [number, number] | undefined;
+  for (let pos = from; ; ) {
+    if (found !== undefined && current.length === 0) break;
+    if (found === undefined) addThread(re, current, re.start, pos, contextAt(s, pos));
+    const rune = pos < s.length ? s.codePointAt(pos)! : -1;
+    const width = rune < 0 ? 0 : rune > 0xffff ? 2 : 1;
+    const nextContext = width > 0 ? contextAt(s, pos + width) : 0;
+    for (let i = 0; i < current.length; i++) {
+      const inst = re.insts[current.pcs[i]!]!;
+      if (inst.op === OPS.MATCH) {
+        // Leftmost-first: this thread outranks every later one in the queue; drop those.
+        found = [current.starts[i]!, pos];
+        break;
+      }
+      if (width > 0 && inst.matchRune(rune)) addThread(re, next, inst.out, current.starts[i]!, nextContext);
     }
+    if (width === 0) break;
+    pos += width;
+    [current, next] = [next, current];
+    next.clear();
   }
-  return ranges;
+  return found;
 }
 
-function jsFlags(flags: string): string {
-  // U (ungreedy) has no JavaScript equivalent; i, m, s map one to one.
-  const [on = "", off = ""] = flags.replaceAll("U", "").split("-");
-  return off === "" ? on : `${on}-${off}`;
-}
+const compiled = new Map<string, Compiled>();
 
-const compiled = new Map<string, RegExp>();
-
-/** The JavaScript RegExp (global, Unicode) for an RE2 pattern; throws Go's parse error. */
-function regexOf(pattern: string): RegExp {
+/** The compiled RE2 pattern; throws Go's parse error (`error parsing regexp: …`) when invalid. */
+function compile(pattern: string): Compiled {
   let re = compiled.get(pattern);
   if (re === undefined) {
+    let prog: Prog;
     try {
-      RE2JS.compile(pattern);
+      prog = RE2JS.compile(pattern).re2().prog;
     } catch (e) {
       throw new Error((e as Error).message);
     }
-    try {
-      re = new RegExp(re2ToJs(pattern), "gu");
-    } catch (e) {
-      throw new Error(`LocalCluster cannot evaluate the RE2 pattern ${JSON.stringify(pattern)} (its JavaScript translation fails: ${(e as Error).message})`);
-    }
+    const size = prog.inst.length;
+    re = { insts: prog.inst, start: prog.start, stack: [], current: new ThreadQueue(size), next: new ThreadQueue(size) };
     if (compiled.size > 500) compiled.clear();
     compiled.set(pattern, re);
   }
@@ -230,27 +176,27 @@ function regexOf(pattern: string): RegExp {
 
 /**
  * Go's `FindAllString(s, n)`: non-overlapping leftmost matches; an empty match right after
- * the previous match is skipped. `n < 0` means all.
+ * the previous match is skipped. `n < 0` means all. Linear in `s` per match (RE2 semantics,
+ * no backtracking).
  *
  * @example
  * ```ts
  * import { findAll } from "./lib-regex.ts";
  * findAll("123 abc 456", "[0-9]+", -1); // ["123", "456"]
+ * findAll(`${"a".repeat(64)}!`, "^(a+)+$", -1); // [] at once
  * ```
  */
 export function findAll(s: string, pattern: string, n: number): string[] {
-  const re = regexOf(pattern);
+  const re = compile(pattern);
   const out: string[] = [];
   let pos = 0;
   let prevEnd = -1;
   while (pos <= s.length && (n < 0 || out.length < n)) {
-    re.lastIndex = pos;
-    const m = re.exec(s);
-    if (m === null) break;
-    const start = m.index;
-    const end = start + m[0].length;
+    const m = search(re, s, pos);
+    if (m === undefined) break;
+    const [start, end] = m;
     if (!(end === start && start === prevEnd)) {
-      out.push(m[0]);
+      out.push(s.slice(start, end));
       prevEnd = end;
     }
     pos = end > start ? end : start + (s.codePointAt(start)! > 0xffff ? 2 : 1);

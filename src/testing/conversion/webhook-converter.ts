@@ -26,6 +26,9 @@ const CONVERSION_TIMEOUT_MS = 30_000;
  */
 export const MAX_OBJECTS_PER_REVIEW = 500;
 
+/** The most JSON one review carries (a webhook server may refuse more: 3 MiB is kube-apiserver's own request limit). */
+export const MAX_REVIEW_BODY_BYTES = 2 * 1024 * 1024;
+
 /**
  * A failed conversion: kube-apiserver answers it as an error that is not a Status, i.e.
  * `500` with the message and no `reason`.
@@ -105,7 +108,8 @@ function aggregate(causes: StatusCause[]): string {
  * Converts objects to `desiredAPIVersion` through the CRD's conversion webhook. Objects
  * already at that version are not sent and come back as they are (the same objects); the
  * others come back as the webhook converted them, with their original metadata apart from
- * labels and annotations. Sends at most {@link MAX_OBJECTS_PER_REVIEW} objects per review.
+ * labels and annotations. Sends at most {@link MAX_OBJECTS_PER_REVIEW} objects and
+ * {@link MAX_REVIEW_BODY_BYTES} per review.
  *
  * @throws {ConversionFailure} (500) when the webhook cannot be reached, answers an error, or
  *   answers something kube-apiserver would refuse, with kube-apiserver's message, e.g.
@@ -126,13 +130,35 @@ export async function convertByWebhook(hook: ConversionWebhook, objects: readonl
   objects.forEach((o, i) => {
     if (o.apiVersion !== desiredAPIVersion) pending.push(i);
   });
-  for (let start = 0; start < pending.length; start += MAX_OBJECTS_PER_REVIEW) {
-    const indices = pending.slice(start, start + MAX_OBJECTS_PER_REVIEW);
+  for (const indices of batches(pending, objects)) {
     const converted = await reviewOnce(hook, indices.map((i) => objects[i]!), desiredAPIVersion);
     indices.forEach((i, k) => {
       out[i] = converted[k]!;
     });
   }
+  return out;
+}
+
+/**
+ * The pending objects in reviews of at most {@link MAX_OBJECTS_PER_REVIEW} objects and
+ * {@link MAX_REVIEW_BODY_BYTES} of JSON (one larger object goes alone), so that a webhook's
+ * body limit is never what fails a list.
+ */
+function batches(pending: readonly number[], objects: readonly KubeObject[]): number[][] {
+  const out: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  for (const i of pending) {
+    const size = JSON.stringify(objects[i]).length;
+    if (current.length > 0 && (current.length >= MAX_OBJECTS_PER_REVIEW || bytes + size > MAX_REVIEW_BODY_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(i);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(current);
   return out;
 }
 

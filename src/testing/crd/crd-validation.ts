@@ -4,7 +4,9 @@
  * Caveats, compared with a real apiserver: only `apiextensions.k8s.io/v1` CRDs are understood
  * (no top-level `validation`/`subresources`/`additionalPrinterColumns` of v1beta1); schemas are
  * checked for the structural invariants (see {@link structuralCauses}) but not for the
- * completeness of junctors nor the generic OpenAPI rules; conversion webhooks are not validated.
+ * completeness of junctors nor the generic OpenAPI rules. `spec.conversion` is validated as
+ * `ValidateCustomResourceConversion` does (see {@link conversionCauses}) and
+ * `status.storedVersions` as `ValidateCustomResourceDefinitionStoredVersions`.
  * CEL rules (`x-kubernetes-validations`) are checked as kube-apiserver checks them (rule fields,
  * compilation, `oldSelf` placement, estimated cost: see `celSchemaCauses`), with LocalCluster's
  * own estimator and compile messages.
@@ -17,6 +19,9 @@ import type { JsonObject } from "../json-value.ts";
 import type { JsonSchema } from "./schema-node.ts";
 import { celSchemaCauses } from "./cel-crd-checks.ts";
 import { genericSchemaCauses, structuralCauses } from "./structural.ts";
+import { X509Certificate } from "node:crypto";
+import { clientConfigCauses, reviewVersionCauses } from "../kinds/validation/admissionregistration.ts";
+import { goValue } from "../kinds/validation/field.ts";
 
 const CRD_KIND = "CustomResourceDefinition";
 const CRD_GROUP = "apiextensions.k8s.io";
@@ -86,7 +91,14 @@ function labelCauses(field: string, value: string | undefined, check: string, pr
  * every version has a structural `schema.openAPIV3Schema` (see {@link structuralCauses}); a
  * scale subresource names its replica paths; printer columns have a name, a known type and a JSONPath;
  * `spec.names.plural` and `spec.names.kind` are set, plural/singular/shortNames are lower-case
- * DNS-1035 labels and kind/listKind are too apart from case.
+ * DNS-1035 labels and kind/listKind are too apart from case; `spec.conversion` (strategy
+ * `None` or `Webhook`; a Webhook's client config with exactly one of `url` (https, no user
+ * info, query or fragment) and `service`, a decodable `caBundle` on update,
+ * `conversionReviewVersions` with `v1` or `v1beta1`; no webhook fields under `None`;
+ * `Webhook` needs `preserveUnknownFields` false), reported at the internal paths
+ * `spec.conversion.webhookClientConfig…`; `status.storedVersions` (at least one, the storage
+ * version among them, each still in `spec.versions`) as the create or update strategy
+ * prepares it.
  *
  * Errors: a `StatusError` 422 Invalid for kind `CustomResourceDefinition`, group
  * `apiextensions.k8s.io`, with one cause per problem, e.g.
@@ -96,6 +108,8 @@ function labelCauses(field: string, value: string | undefined, check: string, pr
  * (the apiserver's internal form), e.g.
  * `spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields`.
  *
+ * @param old - the stored CRD on update (undefined on create): an update checks the stored
+ *   versions it keeps and the new `caBundle`, and tolerates what the stored CRD already broke
  * @example
  * ```ts
  * import type { KubeObject } from "../resource-type.ts";
@@ -103,11 +117,153 @@ function labelCauses(field: string, value: string | undefined, check: string, pr
  * declare const crd: KubeObject; // the body of a CRD create
  * validateCrd(crd);                       // throws on an invalid CRD
  * const stored = crdDefaults(crd, new Date());
+ * validateCrd(stored, stored);            // an update of the stored CRD
  * ```
  */
-export function validateCrd(crd: KubeObject): void {
-  const causes = [...metadataCauses(crd), ...specCauses(member(crd, "spec"))];
+export function validateCrd(crd: KubeObject, old?: KubeObject): void {
+  const spec = member(crd, "spec");
+  const causes = [
+    ...metadataCauses(crd),
+    ...specCauses(spec),
+    ...conversionCauses(spec, old),
+    ...storedVersionsCauses(crd, old !== undefined),
+  ];
   if (causes.length > 0) throw invalid(CRD_KIND, CRD_GROUP, crd.metadata?.name ?? "", causes);
+}
+
+/** The ConversionReview versions kube-apiserver speaks. */
+const CONVERSION_REVIEW_VERSIONS = ["v1", "v1beta1"];
+const STRATEGIES = ["None", "Webhook"];
+const NOT_WEBHOOK = "should not be set when strategy is not set to Webhook";
+
+/**
+ * `spec.conversion` as apiextensions validates it (`validateCustomResourceConversion`, on the
+ * internal form: `webhook.clientConfig` is `webhookClientConfig`, `webhook.conversionReviewVersions`
+ * is `conversionReviewVersions`), after the Webhook-versus-`preserveUnknownFields` check.
+ * `old` (the stored CRD, on update) decides whether an undecodable `caBundle` is tolerated (on
+ * create, or when the stored one was undecodable too) and whether a known review version is
+ * required (unless the stored list had none either).
+ */
+function conversionCauses(spec: JsonObject, old: KubeObject | undefined): StatusCause[] {
+  if (!isJsonObject(spec["conversion"])) return [];
+  const conversion = spec["conversion"];
+  const at = "spec.conversion";
+  const causes: StatusCause[] = [];
+  const strategy = text(conversion, "strategy") ?? "";
+  if (strategy !== "None" && spec["preserveUnknownFields"] === true) {
+    causes.push(invalidValue(`${at}.strategy`, strategy, "must be None if spec.preserveUnknownFields is true"));
+  }
+  if (strategy === "") causes.push(requiredValue(`${at}.strategy`));
+  else if (!STRATEGIES.includes(strategy)) causes.push(unsupportedValue(`${at}.strategy`, strategy, STRATEGIES));
+  const webhook = isJsonObject(conversion["webhook"]) ? conversion["webhook"] : undefined;
+  const clientConfig = webhook && isJsonObject(webhook["clientConfig"]) ? webhook["clientConfig"] : undefined;
+  const reviewVersions = Array.isArray(webhook?.["conversionReviewVersions"]) ? (webhook!["conversionReviewVersions"] as unknown[]) : [];
+  if (strategy !== "Webhook") {
+    if (clientConfig) causes.push(forbiddenCause(`${at}.webhookClientConfig`, NOT_WEBHOOK));
+    if (reviewVersions.length > 0) causes.push(forbiddenCause(`${at}.conversionReviewVersions`, NOT_WEBHOOK));
+    return causes;
+  }
+  if (!clientConfig) causes.push(requiredValue(`${at}.webhookClientConfig`, "required when strategy is set to Webhook"));
+  else {
+    causes.push(...clientConfigCauses(clientConfig, `${at}.webhookClientConfig`));
+    const bundle = text(clientConfig, "caBundle") ?? "";
+    if (bundle !== "" && !allowInvalidCaBundle(old)) {
+      const error = caBundleError(bundle);
+      if (error) causes.push({ reason: "FieldValueInvalid", field: `${at}.webhookClientConfig.caBundle`, message: `Invalid value: ${goValue(bundle)}: ${error}` });
+    }
+  }
+  const requireKnown = old === undefined || knowsReviewVersion(old);
+  causes.push(...reviewVersionCauses(reviewVersions, `${at}.conversionReviewVersions`, requireKnown, ""));
+  return causes;
+}
+
+function forbiddenCause(field: string, detail: string): StatusCause {
+  return { reason: "FieldValueForbidden", field, message: `Forbidden: ${detail}` };
+}
+
+/** The stored CRD's `conversion.webhook.clientConfig` (undefined when none). */
+function storedClientConfig(old: KubeObject): JsonObject | undefined {
+  const webhook = member(member(old, "spec")["conversion"], "webhook");
+  return isJsonObject(webhook["clientConfig"]) ? webhook["clientConfig"] : undefined;
+}
+
+/** `allowInvalidCABundle`: on create, before Established, or when the stored caBundle is undecodable itself. */
+function allowInvalidCaBundle(old: KubeObject | undefined): boolean {
+  if (!old) return true;
+  const established = objects(member(old, "status")["conditions"]).some((c) => c["type"] === "Established" && c["status"] === "True");
+  if (!established) return true;
+  const bundle = text(storedClientConfig(old) ?? {}, "caBundle") ?? "";
+  return bundle !== "" && caBundleError(bundle) !== undefined;
+}
+
+/** `hasValidConversionReviewVersionOrEmpty` of the stored CRD. */
+function knowsReviewVersion(old: KubeObject): boolean {
+  const conversion = member(member(old, "spec"), "conversion");
+  const versions = member(conversion, "webhook")["conversionReviewVersions"];
+  if (!Array.isArray(versions) || versions.length === 0) return true;
+  return versions.some((v) => typeof v === "string" && CONVERSION_REVIEW_VERSIONS.includes(v));
+}
+
+const PEM_BLOCK = /-----BEGIN ([^-\r\n]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+
+/**
+ * Why a base64 `caBundle` holds no usable certificate, as client-go's `ParseCertsPEM` words it
+ * (`data does not contain any valid RSA or ECDSA certificates`), or undefined when it does.
+ */
+function caBundleError(base64: string): string | undefined {
+  const pem = Buffer.from(base64, "base64").toString("latin1");
+  let found = false;
+  for (const [, type, body] of pem.matchAll(PEM_BLOCK)) {
+    if (type !== "CERTIFICATE") continue;
+    try {
+      new X509Certificate(Buffer.from(body!.replace(/\s+/g, ""), "base64"));
+    } catch {
+      return "x509: malformed certificate";
+    }
+    found = true;
+  }
+  return found ? undefined : "data does not contain any valid RSA or ECDSA certificates";
+}
+
+/**
+ * `ValidateCustomResourceDefinitionStoredVersions`, on the list the strategy prepared (the
+ * storage version appended on update, as PrepareForUpdate does before validation): at least
+ * one, the storage version among them, each still in `spec.versions`.
+ */
+function storedVersionsCauses(crd: KubeObject, update: boolean): StatusCause[] {
+  const field = "status.storedVersions";
+  const raw = member(crd, "status")["storedVersions"];
+  const versions = objects(member(crd, "spec")["versions"]);
+  const storage = versions.find((v) => v["storage"] === true);
+  const storageName = storage ? (text(storage, "name") ?? "") : undefined;
+  // PrepareForCreate resets the status to the storage version alone; PrepareForUpdate keeps
+  // the stored list and appends the storage version.
+  const stored = update && Array.isArray(raw) ? raw.filter((v): v is string => typeof v === "string") : [];
+  if (storageName !== undefined && !stored.includes(storageName)) stored.push(storageName);
+  if (stored.length === 0) {
+    // A create's strategy leaves the list nil (no storage version): Go prints it as null.
+    return [{ reason: "FieldValueInvalid", field, message: `Invalid value: ${update ? "[]" : "null"}: must have at least one stored version` }];
+  }
+  const causes: StatusCause[] = [];
+  const index = new Map<string, number>();
+  stored.forEach((v, i) => index.set(v, i));
+  for (const v of versions) {
+    const name = text(v, "name") ?? "";
+    if (v["storage"] === true && !index.has(name)) {
+      causes.push({ reason: "FieldValueInvalid", field, message: `Invalid value: ${goValue(stored)}: must have the storage version ${name}` });
+    }
+    index.delete(name);
+  }
+  for (const [v, i] of [...index].sort((a, b) => a[1] - b[1])) {
+    causes.push(
+      invalidValue(
+        `${field}[${i}]`,
+        v,
+        `missing from spec.versions; ${v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ${v} and removes ${v} from status.storedVersions`,
+      ),
+    );
+  }
+  return causes;
 }
 
 function metadataCauses(crd: KubeObject): StatusCause[] {

@@ -8,6 +8,8 @@
 import type { KubeObject, ResourceType } from "../resource-type.ts";
 import type { StatusCause } from "../status.ts";
 import { badRequest } from "../status.ts";
+import { mutatingWebhookConfigurationCauses, validatingWebhookConfigurationCauses } from "./validation/admissionregistration.ts";
+import { validatingAdmissionPolicyBindingCauses, validatingAdmissionPolicyCauses } from "../admission/policy-validation.ts";
 import { cronJobCauses } from "./validation/cronjob.ts";
 import { daemonSetCauses } from "./validation/daemonset.ts";
 import { deploymentCauses } from "./validation/deployment.ts";
@@ -42,6 +44,10 @@ const VALIDATORS: Record<string, KindValidator> = {
   "networking.k8s.io/Ingress": ingressCauses,
   "networking.k8s.io/NetworkPolicy": networkPolicyCauses,
   "policy/PodDisruptionBudget": pdbCauses,
+  "admissionregistration.k8s.io/MutatingWebhookConfiguration": mutatingWebhookConfigurationCauses,
+  "admissionregistration.k8s.io/ValidatingWebhookConfiguration": validatingWebhookConfigurationCauses,
+  "admissionregistration.k8s.io/ValidatingAdmissionPolicy": validatingAdmissionPolicyCauses,
+  "admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding": validatingAdmissionPolicyBindingCauses,
 };
 
 /** The pod specs inside an object of `kind`, whose resource quantities must decode. */

@@ -8,7 +8,7 @@ import * as root from "operator-runtime";
 
 // Every subpath entry loads, and a 0.1 root name still works as its deprecated alias.
 const entries = {};
-for (const sub of ["builder", "client", "cache", "controller", "sharding", "rbac"]) entries[sub] = Object.keys(await import(`operator-runtime/${sub}`)).length;
+for (const sub of ["builder", "client", "cache", "controller", "sharding", "rbac", "webhook"]) entries[sub] = Object.keys(await import(`operator-runtime/${sub}`)).length;
 const deprecatedAlias = root.Result === root.Action && typeof root.Result.done === "function";
 
 const cluster = await LocalCluster.start();

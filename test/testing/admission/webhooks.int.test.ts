@@ -143,6 +143,20 @@ describe("LocalCluster admission webhooks", () => {
     assert.match(body.message, /^Internal error occurred: failed calling webhook "uid.example.com": received invalid webhook response: expected response.uid="[0-9a-f-]{36}", got "not-the-request"$/);
   });
 
+  it("a validating webhook answering a patch, or a mutating one a patch without patchType, is an invalid response", async () => {
+    hook.handlers.set("/vpatch", () => jsonPatch([{ op: "add", path: "/data", value: { x: "1" } }]));
+    await registerValidating("vpatch", [validating("vpatch.example.com", "/vpatch")]);
+    const v = await failure(core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "vpatch" } } }));
+    assert.equal(v.code, 500);
+    assert.match(v.body.message, /failed calling webhook "vpatch.example.com": received invalid webhook response: validating webhook may not return response.patch$/);
+    await adm.deleteValidatingWebhookConfiguration({ name: "vpatch" });
+    hook.handlers.set("/mpatch", () => ({ allowed: true, patch: jsonPatch([]).patch }));
+    await registerMutating("mpatch", [mutating("mpatch.example.com", "/mpatch")]);
+    const m = await failure(core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "mpatch" } } }));
+    assert.match(m.body.message, /received invalid webhook response: webhook returned response.patch but not response.patchType$/);
+    await adm.deleteMutatingWebhookConfiguration({ name: "mpatch" });
+  });
+
   it("a webhook served with a certificate the caBundle did not sign fails the call", async () => {
     const other = Buffer.from(selfSignedCertificate().cert).toString("base64");
     await registerValidating("badca", [validating("badca.example.com", "/x", { clientConfig: { url: `${hook.url}/x`, caBundle: other } })]);
@@ -176,7 +190,7 @@ describe("LocalCluster admission webhooks", () => {
     assert.throws(() => cluster.injectWebhookFault({ code: 200 } as never), /code 200 is not an HTTP error code/);
   });
 
-  it("dryRun=All calls the webhooks with dryRun: true and stores nothing; a webhook with side effects refuses it", async () => {
+  it("dryRun=All calls the webhooks with dryRun: true and stores nothing; a webhook with side effects cannot be registered", async () => {
     hook.handlers.set("/mutate", () => jsonPatch([{ op: "add", path: "/data", value: { added: "1" } }]));
     await registerMutating("dry", [mutating("dry.example.com", "/mutate")]);
     const answered = await core.createNamespacedConfigMap({ namespace: "default", dryRun: "All", body: { metadata: { name: "dry" } } });
@@ -184,10 +198,11 @@ describe("LocalCluster admission webhooks", () => {
     assert.equal(hook.to("/mutate")[0]!.dryRun, true);
     assert.deepEqual(hook.to("/mutate")[0]!.options.dryRun, ["All"]);
     assert.equal(cluster.peek({ plural: "configmaps" }, "default", "dry"), undefined);
-    await registerValidating("effects", [validating("effects.example.com", "/e", { sideEffects: "Some" })]);
-    const { code, body } = await failure(core.createNamespacedConfigMap({ namespace: "default", dryRun: "All", body: { metadata: { name: "dry" } } }));
-    assert.equal(code, 400);
-    assert.equal(body.message, 'admission webhook "effects.example.com" does not support dry run');
+    // A webhook with side effects cannot be registered through admissionregistration/v1 (only
+    // None and NoneOnDryRun are valid), so the "does not support dry run" answer is unreachable.
+    const { code, body } = await failure(registerValidating("effects", [validating("effects.example.com", "/e", { sideEffects: "Some" })]));
+    assert.equal(code, 422);
+    assert.match(body.message, /webhooks\[0\]\.sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"/);
   });
 
   it("sends webhook warnings as Warning headers, on success and on a denial", async () => {

@@ -64,7 +64,11 @@ describe("validateCrd", () => {
 
   it("rejects two storage versions", () => {
     const crd = widgetCrd((c) => c.spec.versions.push({ ...c.spec.versions[0], name: "v2" }));
-    assert.deepEqual(fields(crd), ['spec.versions: Invalid value: "array": must have exactly one version marked as storage version']);
+    // kube-apiserver also judges status.storedVersions against the versions (the fixture's is ["v1"]).
+    assert.deepEqual(fields(crd), [
+      'spec.versions: Invalid value: "array": must have exactly one version marked as storage version',
+      'status.storedVersions: Invalid value: ["v1"]: must have the storage version v2',
+    ]);
   });
 
   it("rejects two versions with the same name", () => {
@@ -73,7 +77,10 @@ describe("validateCrd", () => {
   });
 
   it("rejects a CRD without versions, and one without a served version", () => {
-    assert.deepEqual(fields(widgetCrd((c) => (c.spec.versions = []))), ["spec.versions: Required value: must have at least one version"]);
+    assert.deepEqual(fields(widgetCrd((c) => (c.spec.versions = []))), [
+      "spec.versions: Required value: must have at least one version",
+      "status.storedVersions: Invalid value: null: must have at least one stored version",
+    ]);
     assert.deepEqual(fields(widgetCrd((c) => (c.spec.versions[0].served = false))), [
       'spec.versions: Invalid value: "array": must have at least one version marked as served',
     ]);
@@ -146,7 +153,7 @@ describe("validateCrd", () => {
     });
     assert.deepEqual(
       causesOf(() => validateCrd(crd)).map((c) => c.field),
-      ["metadata.name", "spec.versions[1].schema.openAPIV3Schema", "spec.versions"],
+      ["metadata.name", "spec.versions[1].schema.openAPIV3Schema", "spec.versions", "status.storedVersions"],
     );
   });
 });
