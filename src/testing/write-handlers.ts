@@ -252,14 +252,16 @@ export async function handleUpdate(ctx: ApiContext, r: ResourceRequest): Promise
   if (r.type.group === "events.k8s.io") validateEventsV1Update(await toViewAsync(r.type, existing.object()), body);
   const st = storageType(ctx, r.type);
   // An unconditional PUT (no resourceVersion) that another write overtook while webhooks were
-  // called is applied again, once, to what is stored now, as kube-apiserver's update retries it.
+  // called is applied again to what is stored now, as kube-apiserver's update retries it.
   const unconditional = !body.metadata?.resourceVersion;
-  let result: WriteResult;
-  try {
-    result = await updateObject(ctx, r, st, existing, unconditional ? structuredClone(body) : body, opts, optionsObject(r, "UpdateOptions"));
-  } catch (err) {
-    if (!(err instanceof ChangedMeanwhileError) || !unconditional) throw err;
-    result = await updateObject(ctx, r, st, requireExisting(ctx, r), body, withoutHandover(opts), optionsObject(r, "UpdateOptions"));
+  let result: WriteResult | undefined;
+  for (let attempt = 1; result === undefined; attempt++) {
+    const current = attempt === 1 ? existing : requireExisting(ctx, r);
+    try {
+      result = await updateObject(ctx, r, st, current, unconditional ? structuredClone(body) : body, attempt === 1 ? opts : withoutHandover(opts), optionsObject(r, "UpdateOptions"));
+    } catch (err) {
+      if (!(err instanceof ChangedMeanwhileError) || !unconditional || attempt >= MAX_WRITE_ATTEMPTS) throw err;
+    }
   }
   await respond(r, 200, r.type, result);
 }
@@ -269,15 +271,20 @@ export async function handlePatch(ctx: ApiContext, r: ResourceRequest): Promise<
   const type = mediaType(r.req);
   checkPatchType(r.type, type);
   const buf = await readBody(r.req);
-  // The object may change while admission webhooks are called: the patch is applied again to
-  // the new one, once (kube-apiserver's patcher retries on a conflict).
-  try {
-    await patchOnce(ctx, r, type, buf);
-  } catch (err) {
-    if (!(err instanceof ChangedMeanwhileError)) throw err;
-    await patchOnce(ctx, r, type, buf);
+  // The object may change while admission or conversion webhooks are called: the patch is
+  // applied again to the new one, as kube-apiserver's patcher retries on a conflict (a patch
+  // carrying a resourceVersion then fails its precondition: a 409, as it should).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await patchOnce(ctx, r, type, buf);
+    } catch (err) {
+      if (!(err instanceof ChangedMeanwhileError) || attempt >= MAX_WRITE_ATTEMPTS) throw err;
+    }
   }
 }
+
+/** How often a write overtaken while webhooks were called is tried (kube-apiserver's patcher: 5). */
+const MAX_WRITE_ATTEMPTS = 5;
 
 async function patchOnce(ctx: ApiContext, r: ResourceRequest, type: string, buf: Buffer): Promise<void> {
   const name = r.path.name!;
@@ -610,12 +617,17 @@ async function createObject(ctx: ApiContext, r: ResourceRequest, st: ResourceTyp
     const decoded = plan.mutates ? decodeForMutation(r.type, view, opts) : { view, warnings: [] };
     const decodeWarnings = decoded.warnings;
     const mutated = (await plan.mutate(decoded.view, undefined)) ?? decoded.view;
-    const prepared = ctx.writer.create(st, r.path.namespace, await fromViewAsync(r.type, mutated), { ...opts, dryRun: true });
+    // The body was decoded (and warned about) before the webhooks; what they add that the
+    // schema does not know is dropped silently, as kube-apiserver does.
+    const prepared = ctx.writer.create(st, r.path.namespace, await fromViewAsync(r.type, mutated), { ...opts, dryRun: true, ...(plan.mutates ? IGNORE_UNKNOWN : {}) });
     prepared.warnings.unshift(...decodeWarnings);
     if (plan.validates) await plan.validate(await toViewAsync(r.type, prepared.object), undefined);
     return opts.dryRun ? prepared : ctx.writer.commitCreate(st, prepared);
   });
 }
+
+/** The write after mutating webhooks: unknown fields were judged when the body was decoded. */
+const IGNORE_UNKNOWN: Pick<WriteOptions, "fieldValidation"> = { fieldValidation: "Ignore" };
 
 /** Write options without a handed-over copy of a stored object that is no longer current. */
 function withoutHandover(opts: WriteOptions): WriteOptions {
@@ -641,7 +653,7 @@ async function updateObject(
     const decoded = plan.mutates ? decodeForMutation(r.type, view, opts) : { view, warnings: [] };
     const decodeWarnings = decoded.warnings;
     const mutated = (await plan.mutate(decoded.view, oldView)) ?? decoded.view;
-    const prepared = ctx.writer.update(st, existing, await fromViewAsync(r.type, mutated), { ...rest, dryRun: true });
+    const prepared = ctx.writer.update(st, existing, await fromViewAsync(r.type, mutated), { ...rest, dryRun: true, ...(plan.mutates ? IGNORE_UNKNOWN : {}) });
     prepared.warnings.unshift(...decodeWarnings);
     if (plan.validates) await plan.validate(await toViewAsync(r.type, prepared.object), oldView);
     return opts.dryRun ? prepared : ctx.writer.commitUpdate(st, existing, prepared);
@@ -652,8 +664,9 @@ async function updateObject(
  * The object as kube-apiserver hands it to mutating webhooks, as it decoded the body: a
  * built-in kind decoded into its Go type (unknown fields dropped; 400 for a wrong type) and
  * defaulted (`SetDefaults_*`) in place; a custom resource pruned and defaulted by the requested
- * version's schema. Returns that object and the decoding's warnings (the write's own decoding
- * then finds nothing to warn about); `fieldValidation=Strict` refuses an unknown field here.
+ * version's schema. Returns that object and the decoding's warnings; `fieldValidation=Strict`
+ * refuses an unknown field here. The write after the webhooks ignores unknown fields (what a
+ * webhook adds that the schema does not know is dropped silently, as on kube-apiserver).
  */
 function decodeForMutation(type: ResourceType, view: KubeObject, opts: WriteOptions): { view: KubeObject; warnings: string[] } {
   if (!type.builtin) {

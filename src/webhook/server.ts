@@ -278,11 +278,18 @@ export class WebhookServer implements Runnable {
   }
 
   /** Loads or generates the certificate, then listens; resolves once the port is bound. */
-  start(signal: AbortSignal): Promise<void> {
+  async start(signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     if (this.#server || this.#starting) throw new OperatorRuntimeError("WebhookServer.start: already started.");
-    this.#starting = this.#start(signal);
-    return this.#starting;
+    const starting = this.#start(signal);
+    this.#starting = starting;
+    try {
+      await starting;
+    } catch (err) {
+      // A failed start (a taken port, a missing certificate) may be tried again.
+      if (this.#starting === starting) this.#starting = undefined;
+      throw err;
+    }
   }
 
   async #start(signal: AbortSignal): Promise<void> {

@@ -230,11 +230,19 @@ export class AdmissionPlan {
    * the AdmissionRequest without `object`, `oldObject` and a uid.
    */
   #celRequest(kind: Gvk, resource: Gvr): Record<string, unknown> {
+    return { uid: "", ...this.#requestFields(kind, resource) };
+  }
+
+  /**
+   * What an AdmissionRequest (a webhook's review, or CEL's `request`) says of this write, the
+   * objects and the uid aside: `extra` and the other optional fields only when set, as Go's
+   * `omitempty` sends them.
+   */
+  #requestFields(kind: Gvk, resource: Gvr) {
     const a = this.#attrs;
     const requestKind: Gvk = a.objectKind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind };
     const requestResource: Gvr = { group: a.type.group, version: a.type.version, resource: a.type.plural };
     return {
-      uid: "",
       kind,
       resource,
       ...(a.subresource ? { subResource: a.subresource } : {}),
@@ -342,9 +350,11 @@ export class AdmissionPlan {
     try {
       const request = await this.#review(inv, object, oldObject);
       const timeoutMs = (spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
-      const body = { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request };
+      // The first review version of the webhook's list LocalCluster speaks, as kube-apiserver picks it.
+      const version = (spec.admissionReviewVersions ?? ["v1"]).find((v) => v === "v1" || v === "v1beta1") ?? "v1";
+      const body = { apiVersion: `admission.k8s.io/${version}`, kind: "AdmissionReview", request };
       const answer = await this.#chain.post(spec.name, spec.clientConfig, body, timeoutMs);
-      return reviewResponse(answer, request.uid, inv.hook.mutating);
+      return version === "v1beta1" ? reviewResponseV1beta1(answer) : reviewResponse(answer, request.uid, inv.hook.mutating);
     } catch (err) {
       if (!(err instanceof WebhookCallError)) throw err;
       return this.#failed(inv, err.message.startsWith("received invalid") ? err.message : `failed to call webhook: ${err.message}`, undefined);
@@ -368,9 +378,7 @@ export class AdmissionPlan {
 
   async #review(inv: Invocation, object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<ReviewRequest> {
     const a = this.#attrs;
-    const requestKind: Gvk = a.objectKind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind };
-    const requestResource: Gvr = { group: a.type.group, version: a.type.version, resource: a.type.plural };
-    let kind = requestKind;
+    let kind: Gvk = a.objectKind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind };
     let obj = object;
     let old = oldObject;
     if (inv.as) {
@@ -382,25 +390,9 @@ export class AdmissionPlan {
     }
     return {
       uid: randomUUID(),
-      kind,
-      resource: inv.gvr,
-      ...(a.subresource ? { subResource: a.subresource } : {}),
-      requestKind,
-      requestResource,
-      ...(a.subresource ? { requestSubResource: a.subresource } : {}),
-      ...(a.name ? { name: a.name } : {}),
-      ...(a.namespace ? { namespace: a.namespace } : {}),
-      operation: a.operation,
-      userInfo: {
-        username: a.user.name,
-        ...(a.user.uid ? { uid: a.user.uid } : {}),
-        ...(a.user.groups.length ? { groups: [...a.user.groups] } : {}),
-        ...(a.user.extra ? { extra: Object.fromEntries(Object.entries(a.user.extra).map(([k, v]) => [k, [...v]])) } : {}),
-      },
+      ...this.#requestFields(kind, inv.gvr),
       object: a.operation === "DELETE" ? null : (obj ?? null),
       oldObject: old ?? null,
-      dryRun: a.dryRun,
-      options: a.options,
     };
   }
 }
@@ -622,6 +614,18 @@ function denial(name: string, status: ReviewResponse["status"]): StatusError {
   const code = typeof status?.code === "number" && status.code >= 400 ? status.code : 400;
   const message = status?.message ? `${deniedBy}: ${status.message}` : status?.reason ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`;
   return new StatusError(code, (status?.reason || undefined) as string, message, status?.details ?? undefined);
+}
+
+/**
+ * The `response` of an `admission.k8s.io/v1beta1` answer: kube-apiserver checks only that it
+ * is there (neither uid nor kind, for backwards compatibility), and takes a patch without a
+ * patchType as a JSON Patch.
+ */
+function reviewResponseV1beta1(answer: unknown): ReviewResponse {
+  const response = (answer as { response?: ReviewResponse } | null)?.response;
+  if (!response) throw new WebhookCallError("decode", "received invalid webhook response: webhook response was absent");
+  const hasPatch = typeof response.patch === "string" && response.patch.length > 0;
+  return hasPatch && !response.patchType ? { ...response, patchType: "JSONPatch" } : response;
 }
 
 /**

@@ -24,7 +24,7 @@ import { WEBHOOK_CEL_ENVIRONMENT, policyCelEnvironment } from "./match-condition
 
 const FAILURE_POLICIES = ["Fail", "Ignore"];
 const MATCH_POLICIES = ["Equivalent", "Exact"];
-const REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"];
+const REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 const ACTIONS = ["Audit", "Deny", "Warn"];
 const NOT_FOUND_ACTIONS = ["Allow", "Deny"];
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;

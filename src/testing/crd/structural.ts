@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { RE2JS } from "@bufbuild/re2";
 import type { StatusCause } from "../status.ts";
 import { forbidden, invalidValue, requiredValue } from "../status.ts";
 import { isJsonObject } from "../json-value.ts";
@@ -76,6 +77,15 @@ function generic(node: JsonObject, path: string, out: StatusCause[]): void {
     out.push(forbidden(`${path}.uniqueItems`, "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"));
   }
   if (typeof node["$ref"] === "string") out.push(forbidden(`${path}.$ref`, "$ref is not supported"));
+  const pattern = node["pattern"];
+  if (typeof pattern === "string" && pattern !== "") {
+    // kube-apiserver compiles it with Go's regexp, whose syntax RE2 is (no lookaround, no backreferences).
+    try {
+      RE2JS.compile(pattern);
+    } catch (err) {
+      out.push(invalidValue(`${path}.pattern`, pattern, `must be a valid regular expression, but isn't: ${err instanceof Error ? err.message : String(err)}`));
+    }
+  }
   const properties = isJsonObject(node["properties"]) ? node["properties"] : undefined;
   const additional = node["additionalProperties"];
   if (properties !== undefined && Object.keys(properties).length > 0 && additional !== undefined && additional !== false) {

@@ -201,8 +201,8 @@ const patternCache = new Map<string, RE2JS | null>();
 /**
  * A schema `pattern` compiled with RE2, as kube-apiserver compiles it with Go's regexp: linear
  * time on any input (a JavaScript RegExp backtracks, and `^(a+)+$` would stall LocalCluster),
- * Go's syntax (`(?i)` and the other flags included). A pattern RE2 cannot parse is skipped, as
- * the structural-schema check reports it when the CRD is written.
+ * Go's syntax (`(?i)` and the other flags included). A pattern RE2 cannot parse never gets
+ * here: the CRD that declares it is refused when written (`structural.ts`).
  */
 function compilePattern(pattern: string): RE2JS | null {
   const cached = patternCache.get(pattern);

@@ -49,4 +49,13 @@ describe("LocalCluster: custom resources through mutating webhooks", () => {
     assert.equal(strict.code, 400);
     assert.match(strict.body.message, /strict decoding error: unknown field "spec.unknown"/);
   });
+
+  it("what a webhook adds that the schema does not know is dropped silently, even under fieldValidation=Strict", async () => {
+    hook.handlers.set("/m", () => jsonPatch([{ op: "add", path: "/spec/extra", value: "from-webhook" }]));
+    const created = await raw(cluster.url, "POST", "/apis/example.com/v1/namespaces/default/gadgets?fieldValidation=Strict",
+      { apiVersion: "example.com/v1", kind: "Gadget", metadata: { name: "strict-ok" }, spec: { size: 1 } });
+    assert.equal(created.code, 201, created.text);
+    assert.deepEqual(created.body.spec, { size: 1, tier: "premium" });
+    assert.equal(created.headers.get("warning"), null);
+  });
 });

@@ -42,7 +42,8 @@ export class FakeWebhook {
           return;
         }
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: review.request.uid, ...answer } }));
+        // Answered in the review's own version (a v1beta1 webhook answers v1beta1).
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: "AdmissionReview", response: { uid: review.request.uid, ...answer } }));
       });
     });
     self = new FakeWebhook(server, Buffer.from(tls.cert).toString("base64"));

@@ -36,7 +36,7 @@ describe("ValidatingAdmissionPolicy validation", () => {
     ]);
     assert.deepEqual(fields({ matchConstraints: { resourceRules: [RULE] }, validations: [{ expression: "true", reason: "Teapot", message: "a\nb" }] }), [
       'spec.validations[0].message: Invalid value: "a\\nb": message must not contain line breaks',
-      'spec.validations[0].reason: Unsupported value: "Teapot": supported values: "Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"',
+      'spec.validations[0].reason: Unsupported value: "Teapot": supported values: "Forbidden", "Invalid", "RequestEntityTooLarge"',
     ]);
   });
 });

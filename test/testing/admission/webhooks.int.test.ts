@@ -157,6 +157,14 @@ describe("LocalCluster admission webhooks", () => {
     await adm.deleteMutatingWebhookConfiguration({ name: "mpatch" });
   });
 
+  it("a webhook that speaks only admission.k8s.io/v1beta1 gets a v1beta1 review; its patch without patchType is a JSON Patch", async () => {
+    hook.handlers.set("/beta", () => ({ allowed: true, patch: jsonPatch([{ op: "add", path: "/data", value: { beta: "1" } }]).patch }));
+    await registerMutating("beta", [mutating("beta.example.com", "/beta", { admissionReviewVersions: ["v1beta1"] })]);
+    const created = await core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "beta" } } });
+    assert.deepEqual(created.data, { beta: "1" });
+    assert.equal(hook.to("/beta").length, 1);
+  });
+
   it("a webhook served with a certificate the caBundle did not sign fails the call", async () => {
     const other = Buffer.from(selfSignedCertificate().cert).toString("base64");
     await registerValidating("badca", [validating("badca.example.com", "/x", { clientConfig: { url: `${hook.url}/x`, caBundle: other } })]);

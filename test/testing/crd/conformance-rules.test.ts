@@ -100,4 +100,16 @@ describe("genericSchemaCauses", () => {
       `${P}.properties[c].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`,
     ]);
   });
+
+  it("refuses a pattern Go's regexp (RE2) cannot compile: lookahead, backreferences, a bare repetition", async () => {
+    const { genericSchemaCauses } = await import("../../../src/testing/crd/structural.ts");
+    const schema = { type: "object", properties: {
+      a: { type: "string", pattern: "+" }, b: { type: "string", pattern: "^(?=a)b$" }, c: { type: "string", pattern: "(a)\\1" }, d: { type: "string", pattern: "^[a-z]+$" },
+    } };
+    const causes = text(genericSchemaCauses(schema, P));
+    assert.equal(causes.length, 3);
+    assert.equal(causes[0], `${P}.properties[a].pattern: Invalid value: "+": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: \`+\``);
+    assert.match(causes[1]!, /properties\[b\]\.pattern: Invalid value: .*must be a valid regular expression, but isn't: error parsing regexp: /);
+    assert.match(causes[2]!, /properties\[c\]\.pattern: .*error parsing regexp: invalid escape sequence/);
+  });
 });

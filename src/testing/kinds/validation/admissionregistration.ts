@@ -268,7 +268,7 @@ function selectorCauses(selector: unknown, field: string, opts: Options): Status
   return causes.filter((c) => !(c.reason === "FieldValueInvalid" && /\.matchExpressions\[\d+\]\.values\[\d+\]$/.test(c.field ?? "")));
 }
 
-/** `validateMatchConditions`: names and required expressions (compiling them: `webhookMatchConditionCauses`). */
+/** `validateMatchConditions`: each condition's expression (required, compiled), then its name. */
 function matchConditionCauses(conditions: unknown[], field: string): StatusCause[] {
   const causes: StatusCause[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) {
@@ -278,7 +278,10 @@ function matchConditionCauses(conditions: unknown[], field: string): StatusCause
   conditions.forEach((raw, i) => {
     const c = obj(raw) ?? {};
     const at = `${field}[${i}]`;
-    if (str(c.expression).trim() === "") causes.push(required(`${at}.expression`));
+    const expression = str(c.expression).trim();
+    if (expression === "") causes.push(required(`${at}.expression`));
+    // Compiled trimmed, each condition's expression before its name, as kube-apiserver orders them.
+    else causes.push(...webhookMatchConditionCauses([{ expression }], field).map((cause) => ({ ...cause, field: `${at}.expression` })));
     const name = str(c.name);
     if (name === "") causes.push(required(`${at}.name`));
     else for (const m of qualifiedNameErrors(name)) causes.push(invalid(`${at}.name`, name, m));
@@ -316,10 +319,7 @@ function webhookCauses(hook: Obj, at: string, mutating: boolean, opts: Options):
     causes.push(notSupported(`${at}.reinvocationPolicy`, hook.reinvocationPolicy, REINVOCATION_POLICIES));
   }
   causes.push(...clientConfigCauses(obj(hook.clientConfig) ?? {}, `${at}.clientConfig`));
-  if (!opts.ignoreMatchConditions) {
-    causes.push(...matchConditionCauses(list(hook.matchConditions), `${at}.matchConditions`));
-    causes.push(...webhookMatchConditionCauses(hook.matchConditions, `${at}.matchConditions`));
-  }
+  if (!opts.ignoreMatchConditions) causes.push(...matchConditionCauses(list(hook.matchConditions), `${at}.matchConditions`));
   return causes;
 }
 
