@@ -34,3 +34,8 @@ export async function rejection(promise: Promise<unknown>): Promise<{ code: numb
   }
   assert.fail("expected the request to be rejected");
 }
+
+/** The causes of a Status body as `field: message` lines, in the server's order. */
+export function causeLines(body: { details?: { causes?: { field?: string; message?: string }[] } }): string[] {
+  return (body.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+}

@@ -5,10 +5,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { AdmissionregistrationV1Api, ApiException } from "@kubernetes/client-node";
+import { AdmissionregistrationV1Api } from "@kubernetes/client-node";
 import type { V1MutatingWebhook, V1ValidatingWebhook } from "@kubernetes/client-node";
 import { LocalCluster } from "../../../src/testing/index.ts";
 import { within } from "../../support/wait.ts";
+import { causeLines, rejection } from "../../support/kube-objects.ts";
 
 const RULE = { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] };
 
@@ -27,10 +28,8 @@ describe("LocalCluster webhook configuration validation", () => {
   });
 
   const failure = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e) => e);
-    assert.ok(err instanceof ApiException, `expected an ApiException, got ${String(err)}`);
-    const body = JSON.parse(err.body as string);
-    return { code: err.code, body, lines: (body.details?.causes ?? []).map((c: { field: string; message: string }) => `${c.field}: ${c.message}`) };
+    const { code, body } = await rejection(p);
+    return { code, body, lines: causeLines(body) };
   };
   const createValidating = (name: string, webhooks: V1ValidatingWebhook[]) => adm.createValidatingWebhookConfiguration({ body: { metadata: { name }, webhooks } });
   const createMutating = (name: string, webhooks: V1MutatingWebhook[]) => adm.createMutatingWebhookConfiguration({ body: { metadata: { name }, webhooks } });

@@ -1,12 +1,13 @@
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { AdmissionregistrationV1Api, ApiException, CoreV1Api } from "@kubernetes/client-node";
+import { AdmissionregistrationV1Api, CoreV1Api } from "@kubernetes/client-node";
 import type { V1MutatingWebhook, V1ValidatingWebhook } from "@kubernetes/client-node";
 import { LocalCluster } from "../../../src/testing/index.ts";
 import { costProbe } from "../../../src/testing/cost-probe.ts";
 import { selfSignedCertificate } from "../../../src/testing/auth/self-signed.ts";
 import { raw, within } from "../../support/wait.ts";
 import { FakeWebhook, jsonPatch } from "./fake-webhook.ts";
+import { rejection } from "../../support/kube-objects.ts";
 
 const CM_RULE = { operations: ["CREATE", "UPDATE", "DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] };
 
@@ -41,11 +42,7 @@ describe("LocalCluster admission webhooks", () => {
   });
   const registerValidating = (name: string, webhooks: V1ValidatingWebhook[]) => adm.createValidatingWebhookConfiguration({ body: { metadata: { name }, webhooks } });
   const registerMutating = (name: string, webhooks: V1MutatingWebhook[]) => adm.createMutatingWebhookConfiguration({ body: { metadata: { name }, webhooks } });
-  const failure = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e) => e);
-    assert.ok(err instanceof ApiException, `expected an ApiException, got ${String(err)}`);
-    return { code: err.code, body: JSON.parse(err.body as string) };
-  };
+  const failure = rejection;
 
   it("answers a denial with kube-apiserver's Status: code, reason, message and causes from the webhook", async () => {
     hook.handlers.set("/deny", () => ({ allowed: false, status: { code: 422, reason: "Invalid", message: "data.size: must be small",

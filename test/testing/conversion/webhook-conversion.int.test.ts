@@ -13,6 +13,7 @@ import { LocalCluster } from "../../../src/testing/index.ts";
 import { selfSignedCertificate } from "../../../src/testing/auth/self-signed.ts";
 import { raw, waitFor, within } from "../../support/wait.ts";
 import { openWatch } from "../../support/watch-stream.ts";
+import { convertRenamed } from "./rename-field.ts";
 
 const GROUP = "conv.example.com";
 const CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -27,20 +28,6 @@ interface ReviewRequest {
   request: { uid: string; desiredAPIVersion: string; objects: any[] };
 }
 
-/** v1alpha1 `spec.name` ⇄ v1 `spec.firstName`. */
-function convert(obj: any, desired: string): any {
-  const out = structuredClone(obj);
-  out.apiVersion = desired;
-  const spec = out.spec ?? {};
-  if (desired.endsWith("/v1")) {
-    if ("name" in spec) spec.firstName = spec.name;
-    delete spec.name;
-  } else {
-    if ("firstName" in spec) spec.name = spec.firstName;
-    delete spec.firstName;
-  }
-  return out;
-}
 
 /** An HTTPS conversion webhook on 127.0.0.1 whose answers the test switches. */
 async function startWebhook(cert: string, key: string) {
@@ -52,7 +39,7 @@ async function startWebhook(cert: string, key: string) {
       const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReviewRequest;
       state.reviews.push(review);
       const { uid, desiredAPIVersion, objects } = review.request;
-      let convertedObjects = objects.map((o) => convert(o, desiredAPIVersion));
+      let convertedObjects = objects.map((o) => convertRenamed(o, desiredAPIVersion));
       let result: Record<string, unknown> = { status: "Success" };
       let answerUid = uid;
       if (state.mode === "wrong-uid") answerUid = "not-the-request-uid";

@@ -13,6 +13,7 @@ import type { V1CustomResourceDefinition } from "@kubernetes/client-node";
 import { LocalCluster } from "../../../src/testing/index.ts";
 import { selfSignedCertificate } from "../../../src/testing/auth/self-signed.ts";
 import { waitFor, within } from "../../support/wait.ts";
+import { convertRenamed } from "../conversion/rename-field.ts";
 
 const GROUP = "race.example.com";
 const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
@@ -38,19 +39,7 @@ async function startWebhook(cert: string, key: string) {
         await hold;
       }
       const { uid, desiredAPIVersion, objects } = JSON.parse(Buffer.concat(chunks).toString("utf8")).request;
-      const convertedObjects = objects.map((o: any) => {
-        const out = structuredClone(o);
-        out.apiVersion = desiredAPIVersion;
-        const spec = out.spec ?? {};
-        if (desiredAPIVersion.endsWith("/v1")) {
-          if ("name" in spec) spec.firstName = spec.name;
-          delete spec.name;
-        } else {
-          if ("firstName" in spec) spec.name = spec.firstName;
-          delete spec.firstName;
-        }
-        return out;
-      });
+      const convertedObjects = objects.map((o: any) => convertRenamed(o, desiredAPIVersion));
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", response: { uid, convertedObjects, result: { status: "Success" } } }));
     });

@@ -6,10 +6,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ApiException, ApiextensionsV1Api } from "@kubernetes/client-node";
+import { ApiextensionsV1Api } from "@kubernetes/client-node";
 import type { V1CustomResourceConversion, V1CustomResourceDefinition } from "@kubernetes/client-node";
 import { LocalCluster } from "../../../src/testing/index.ts";
 import { within } from "../../support/wait.ts";
+import { causeLines, rejection } from "../../support/kube-objects.ts";
 
 const SCHEMA = { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } } };
 
@@ -43,10 +44,8 @@ describe("LocalCluster CRD conversion validation", () => {
   });
 
   const failure = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e) => e);
-    assert.ok(err instanceof ApiException, `expected an ApiException, got ${String(err)}`);
-    const body = JSON.parse(err.body as string);
-    return { code: err.code, body, lines: (body.details?.causes ?? []).map((c: { field: string; message: string }) => `${c.field}: ${c.message}`) };
+    const { code, body } = await rejection(p);
+    return { code, body, lines: causeLines(body) };
   };
   const create = (plural: string, conversion: unknown) => ext.createCustomResourceDefinition({ body: crd(plural, conversion) });
 
