@@ -14,6 +14,7 @@ import {
   configMapRules, customObjectRules, deploymentRules, secretRules, serviceRules, statefulSetRules, storageRules,
 } from "../../builders/index.ts";
 import type { BuilderResult } from "../controller/results.ts";
+import { currentRunHooks } from "../controller/run-hooks.ts";
 import { withInvalidTerminal } from "../controller/results.ts";
 import { runPass } from "./reconcile-pass.ts";
 import { checkObject } from "../util/check-args.ts";
@@ -177,12 +178,20 @@ export class Builder {
 
   /** Makes the cluster match; see the class doc for the flow and guarantees. */
   async reconcile(): Promise<BuilderResult> {
-    return withInvalidTerminal(await runPass(this.#options, this.#entries, false), this.#options.retryInvalid === true);
+    // In a dashboard plan of the reconcile, a Builder plans (see `RunHooks.plan`).
+    return this.#pass(currentRunHooks()?.plan === true);
   }
 
   /** Says what `reconcile()` would do, reading only: the same result shape, nothing written. */
   async plan(): Promise<BuilderResult> {
-    return withInvalidTerminal(await runPass(this.#options, this.#entries, true), this.#options.retryInvalid === true);
+    return this.#pass(true);
+  }
+
+  async #pass(dryRun: boolean): Promise<BuilderResult> {
+    const result = withInvalidTerminal(await runPass(this.#options, this.#entries, dryRun), this.#options.retryInvalid === true);
+    // The dashboard's owners tree shows what the last pass did with each child.
+    currentRunHooks()?.builderResult?.(this.#options.owner as KubeObject, result);
+    return result;
   }
 
   #add(rules: KindRules, obj: ModelObject, options: ObjectOptions, method: string): this {

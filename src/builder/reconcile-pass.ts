@@ -21,6 +21,7 @@ import { mapBounded } from "../util/map-bounded.ts";
 import type { BuilderEntry, BuilderOptions } from "./options.ts";
 import { COMPONENT_LABEL, controllerReference, DESIRED_HASH_ANNOTATION, isSubset, MANAGED_BY_LABEL, prepareDesired, stampDesiredHash } from "./desired.ts";
 import type { ObjectResult, BuilderResult } from "../controller/results.ts";
+import { currentRunHooks } from "../controller/run-hooks.ts";
 import { describeObject, summarize } from "../controller/results.ts";
 import { scalarComparer } from "./scalars.ts";
 import { EventNotes } from "../controller/event-notes.ts";
@@ -272,8 +273,25 @@ async function reconcileOne(p: Prepared, ctx: PassContext): Promise<Outcome> {
   if (live && immutable.length) return recreate(p, live, immutable, ctx);
   // f. Apply (server-side, our field manager), then correct what the apply did not undo.
   const action = live ? "updated" : "created";
+  if (ctx.dryRun) await sendPlannedWrite(desired, live, ctx);
   if (ctx.dryRun || !live) return { result: { ...ref, action, ...(reason ? { reason } : {}) }, live };
   return applyChange(p, live, reason, same, ctx);
+}
+
+/**
+ * In a dashboard plan (see `RunHooks.plan`): sends the create or apply a reconcile would make as
+ * a server dry run, so the run's write observer holds the exact change. Its failure is the
+ * observer's to show; the plan's result stays the Builder's.
+ */
+async function sendPlannedWrite(desired: KubeObject, live: KubeObject | undefined, ctx: PassContext): Promise<void> {
+  if (currentRunHooks()?.plan !== true) return;
+  const client = ctx.options.client;
+  try {
+    if (live) await client.apply(desired, { fieldManager: ctx.fieldManager, force: ctx.options.force ?? true, dryRun: true });
+    else await client.create(desired, { fieldManager: ctx.fieldManager, dryRun: true });
+  } catch {
+    // Shown by the write observer with its error; a plan goes on.
+  }
 }
 
 /** What reconciling one object did, with the live object it left (for the rollout gate). */

@@ -7,7 +7,8 @@ import { RequestCounter } from "./request-counter.ts";
 import type { RequestVerb } from "./request-counter.ts";
 import { Transport } from "./transport.ts";
 import type { TransportRequest } from "./transport.ts";
-import { passWriteGate } from "./write-gate.ts";
+import { currentWriteGate, passWriteGate } from "./write-gate.ts";
+import type { GatedWrite, GatedWriteEnd, WriteGate } from "./write-gate.ts";
 import type { DeleteOptions, ListCallOptions, ListPage, PatchType, RequestOptions, ResourceClientOptions, ShardInfo, WriteOptions } from "./client-options.ts";
 import type { Kind, KindRef, KubeObject, ObjectReader, ObjectRef } from "./types.ts";
 import type { ModelObject, OnlyModel } from "../kinds/model-object.ts";
@@ -325,6 +326,7 @@ export class ResourceClient {
     extra: { body?: unknown; contentType?: string; query?: URLSearchParams; subresource?: string; recordName?: string; call?: RequestOptions } = {},
   ): Promise<KubeObject | undefined> {
     const gate = verb === "get" ? undefined : passWriteGate(); // a write from an aborted reconcile sends nothing
+    const writeGate = verb === "get" ? undefined : currentWriteGate();
     const cancellation = this.#cancellation(extra.call ?? {}, gate);
     cancellation.signal?.throwIfAborted(); // before discovery: an aborted call sends nothing
     const info = await this.resourceFor({ apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "" });
@@ -336,18 +338,54 @@ export class ResourceClient {
     }
     const ns = info.namespaced ? namespace : undefined;
     const recorded = name ?? extra.recordName;
+    let query = extra.query;
+    if (writeGate?.dryRun && query?.get("dryRun") !== "All") {
+      // The gate plans: whatever the caller asked, the server stores nothing.
+      query = new URLSearchParams(query);
+      query.set("dryRun", "All");
+    }
     const req: TransportRequest = {
       method, path: pathOf(info, ns, name, extra.subresource), verb,
       resource: extra.subresource ? `${info.plural}/${extra.subresource}` : info.plural,
       ...(ns !== undefined ? { namespace: ns } : {}),
       ...(recorded !== undefined ? { name: recorded } : {}),
-      ...(extra.query ? { query: extra.query } : {}),
+      ...(query ? { query } : {}),
       ...(extra.body !== undefined ? { body: extra.body } : {}),
       ...(extra.contentType ? { contentType: extra.contentType } : {}),
       ...cancellation,
     };
-    return (await this.#transport.send(req)).body as KubeObject | undefined;
+    const ended = writeGate?.observe ? observeWrite(writeGate.observe, {
+      verb, apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "", dryRun: query?.get("dryRun") === "All",
+      ...(ns !== undefined ? { namespace: ns } : {}), ...(name !== undefined ? { name } : {}),
+      ...(extra.subresource ? { subresource: extra.subresource } : {}),
+    }) : undefined;
+    if (!ended) return (await this.#transport.send(req)).body as KubeObject | undefined;
+    try {
+      const answer = (await this.#transport.send(req)).body as KubeObject | undefined;
+      ended(answer?.kind === "Status" ? {} : { ...(answer ? { answer } : {}) });
+      return answer;
+    } catch (error) {
+      ended({ error });
+      throw error;
+    }
   }
+}
+
+/** Tells a gate's observer of a write; what the observer throws is ignored. */
+function observeWrite(observe: NonNullable<WriteGate["observe"]>, write: GatedWrite): (end: GatedWriteEnd) => void {
+  let end: ((end: GatedWriteEnd) => void) | void;
+  try {
+    end = observe(write);
+  } catch {
+    return () => undefined;
+  }
+  return (outcome) => {
+    try {
+      end?.(outcome);
+    } catch {
+      // An observer's failure never fails the write.
+    }
+  };
 }
 
 /** `/api/v1/namespaces/{ns}/{plural}/{name}/{sub}` or `/apis/{g}/{v}/…`, names URL-encoded. */

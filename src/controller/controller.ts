@@ -28,6 +28,13 @@ import type { TerminalErrorOptions } from "./terminal-errors.ts";
 import type { ControllerAccess } from "./access.ts";
 import { bucketOfUid } from "../cache/shard-buckets.ts";
 import { checkKindRef, checkKubeObject, checkObject } from "../util/check-args.ts";
+import type { KindRef as PlainKindRef } from "../kinds/kind.ts";
+import type { GatedWrite, GatedWriteEnd } from "../client/write-gate.ts";
+import type { Trigger } from "./triggers.ts";
+import { changedParts, describeTrigger, triggerMetricReason } from "./triggers.ts";
+import type { ControllerObserver, ObservedWrite, ReconcileEnd, ReconcileRun } from "./observer.ts";
+import { runWithHooks } from "./run-hooks.ts";
+import type { BuilderResult } from "./results.ts";
 
 /**
  * What a watch is to the controller asking a {@link InformerSource} for its informer: its
@@ -74,6 +81,50 @@ export interface ControllerSharding {
  * again (ms): the ring drains such a bucket at once, so the key is normally dropped then.
  */
 const GATE_RECHECK_MS = 1000;
+
+/** Objects whose last write by a run is remembered (to tell an event that echoes it); the oldest are forgotten. */
+const OWN_WRITES_KEPT = 20_000;
+
+/** A cause of a queued key, its trigger made only when the key runs. */
+interface PendingCause {
+  make: () => Trigger;
+  /** Epoch ms of the first cause. */
+  at: number;
+  count: number;
+}
+
+/** A delayed add's cause: brought when the delay is over. */
+interface DelayedCause {
+  trigger: Trigger;
+  /** Clock time (the controller's clock) it is due. */
+  dueAt: number;
+  /** Epoch ms it is due. */
+  dueEpoch: number;
+}
+
+/** What a run tracks while it runs: its record, the writes it made. */
+interface RunTracker {
+  run: ReconcileRun;
+  writes: number;
+}
+
+/**
+ * What {@link Controller.plan} answers: the run (`plan: true`), how it ended, every write it
+ * sent (each a server dry run, with the cached object before it), and each Builder pass.
+ *
+ * @example
+ * ```ts
+ * declare const controller: Controller;
+ * const plan: ControllerPlan = await controller.plan({ namespace: "default", name: "demo" });
+ * for (const w of plan.writes) console.log(w.verb, w.kind, w.name);
+ * ```
+ */
+export interface ControllerPlan {
+  run: ReconcileRun;
+  end: ReconcileEnd;
+  writes: ObservedWrite[];
+  builder: { owner: KubeObject; result: BuilderResult }[];
+}
 
 /** The index of a sharded controller's primary informer: objects by the bucket of their UID. */
 const BUCKET_INDEX = "operator-runtime.io/bucket";
@@ -257,6 +308,17 @@ export class Controller implements Runnable {
   readonly #bucketAborts = new Map<number, AbortController>();
   readonly #inflight = new Map<number, number>();
   readonly #idleWaiters = new Map<number, (() => void)[]>();
+  /** Why each queued key was queued (the first cause since its last run, and how many were coalesced). */
+  readonly #causes = new Map<string, PendingCause>();
+  /** Delayed adds (requeue, retry, recheck): the cause each brings when due. */
+  readonly #delayed = new Map<string, DelayedCause>();
+  /** Objects written by runs → the key of the run and the resourceVersion answered ("" once deleted). */
+  readonly #ownWrites = new Map<string, { key: string; rv: string }>();
+  /** Keys whose latest runs were triggered by their own write and wrote again: how many in a row. */
+  readonly #chains = new Map<string, number>();
+  readonly #observers = new Set<ControllerObserver>();
+  /** Informers by role, for {@link Controller.watched}. */
+  readonly #watched: { role: WatchRole; informer: Informer }[] = [];
 
   constructor(options: ControllerOptions) {
     checkObject("new Controller(options)", "options", options, "an options object ({ name, reconcile, … })");
@@ -335,7 +397,7 @@ export class Controller implements Runnable {
     if (!this.#options.sharding) throw new OperatorRuntimeError(`controller ${this.name}: serveBucket needs ControllerOptions.sharding (a sharded Manager sets it)`);
     this.#served.add(bucket);
     if (!this.#bucketAborts.has(bucket)) this.#bucketAborts.set(bucket, new AbortController());
-    for (const obj of this.#primary?.byIndex(BUCKET_INDEX, String(bucket)) ?? []) this.queue.add(keyOf(requestFor(obj)));
+    for (const obj of this.#primary?.byIndex(BUCKET_INDEX, String(bucket)) ?? []) this.#cause(keyOf(requestFor(obj)), () => ({ reason: "bucket" }));
   }
 
   /**
@@ -400,30 +462,56 @@ export class Controller implements Runnable {
 
   /** Enqueues a request by hand. */
   enqueue(request: Request): void {
-    this.queue.add(keyOf(request));
+    this.#cause(keyOf(request), () => ({ reason: "manual" }));
   }
 
   /** Runs the reconciler for `key`; `refused.stale` turns true when the gate refuses a write because a cache is stale. */
-  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }, bucket: number | undefined, primary: KubeObject | undefined): Promise<Action | void> {
+  #reconcile(key: string, log: Logger, reconcileID: string, refused: { stale: boolean }, bucket: number | undefined, primary: KubeObject | undefined, tracker: RunTracker): Promise<Action | void> {
     const timeoutMs = this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
-    const gate = (signal: AbortSignal) => this.#gate(signal, bucket, primary, refused);
+    const gate = (signal: AbortSignal) => this.#observedGate(this.#gate(signal, bucket, primary, refused), tracker);
+    const call = (signal: AbortSignal) => this.#callReconciler(key, { log, reconcileID, signal }, tracker);
     if (bucket === undefined) {
-      const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
-      return boundedReconcile(run, key, this.#abort.signal, timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
+      const run = (signal: AbortSignal) => runWithWriteGate(gate(signal), () => call(signal));
+      return boundedReconcile(run, key, this.#abort.signal, timeoutMs, this.#clock, this.#overdue, (k) => this.#cause(k, () => ({ reason: "timeout-returned" })));
     }
     // Sharded: the run counts for its bucket's drain until it has returned (even after a timeout).
     const end = this.#track(bucket);
     let called = false;
     const run = (signal: AbortSignal) => {
       called = true;
-      const running = runWithWriteGate(gate(signal), () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal }));
+      const running = runWithWriteGate(gate(signal), () => call(signal));
       void Promise.resolve(running).then(end, end);
       return running;
     };
     const stopped = this.#runSignal(bucket);
-    const bounded = boundedReconcile(run, key, stopped, timeoutMs, this.#clock, this.#overdue, (k) => this.queue.add(k));
+    const bounded = boundedReconcile(run, key, stopped, timeoutMs, this.#clock, this.#overdue, (k) => this.#cause(k, () => ({ reason: "timeout-returned" })));
     void bounded.then(() => !called && end(), () => !called && end());
     return bounded;
+  }
+
+  /** Calls the reconciler; with observers, in hooks that tell them the Builder's results. */
+  #callReconciler(key: string, ctx: { log: Logger; reconcileID: string; signal: AbortSignal }, tracker: RunTracker): ReturnType<Reconciler> {
+    if (this.#observers.size === 0) return this.#options.reconcile(requestOf(key), ctx);
+    const hooks = { plan: false, builderResult: (owner: KubeObject, result: BuilderResult) => this.#tell((o) => o.builderResult?.(tracker.run, owner, result)) };
+    return runWithHooks(hooks, () => this.#options.reconcile(requestOf(key), ctx));
+  }
+
+  /** `gate`, counting the run's writes and remembering them (to tell their echoes); with observers, telling them each write. */
+  #observedGate(gate: WriteGate, tracker: RunTracker): WriteGate {
+    return {
+      ...gate,
+      get closed() {
+        return gate.closed;
+      },
+      observe: (write) => {
+        tracker.writes++;
+        const before = this.#observers.size > 0 ? this.#cachedBefore(write) : undefined;
+        return (end) => {
+          this.#rememberWrite(tracker.run.key, write, end);
+          if (this.#observers.size > 0) this.#tell((o) => o.wrote?.(tracker.run, { ...write, ...(before ? { before } : {}), ...end }));
+        };
+      },
+    };
   }
 
   /** Aborts on `abort()`, and (sharded) when the drain of `bucket` must hurry. */
@@ -473,20 +561,206 @@ export class Controller implements Runnable {
   #watch(w: { kind: KindRef } & WatchOptions, role: WatchRole, map: MapFunc): Informer {
     const informer = this.#options.source.informer(w.kind, { ...(w.namespace ? { namespace: w.namespace } : {}), role });
     const pass = (e: Parameters<Predicate>[0]) => (w.predicates ?? []).every((p) => p(e));
-    const enqueue = (obj: KubeObject) => {
-      for (const r of map(obj)) this.queue.add(keyOf(r));
+    const kind = { apiVersion: w.kind.apiVersion, kind: w.kind.kind };
+    const enqueue = (event: "ADDED" | "MODIFIED" | "DELETED", obj: KubeObject, oldObj?: KubeObject, initial?: boolean, mapped: KubeObject = obj) => {
+      for (const r of map(mapped)) {
+        const key = keyOf(r);
+        const self = this.#echoes(kind, obj, key, event === "DELETED");
+        this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true, self));
+      }
     };
     this.#unsubscribe.push(informer.addEventHandler({
-      add: (obj) => pass({ type: "add", obj }) && enqueue(obj),
+      add: (obj, initial) => pass({ type: "add", obj }) && enqueue("ADDED", obj, undefined, initial),
       update: (oldObj, obj) => {
         if (!pass({ type: "update", obj, oldObj })) return;
-        enqueue(obj);
-        enqueue(oldObj);
+        enqueue("MODIFIED", obj, oldObj);
+        // The keys the object mapped to before the change (a label moved, an owner changed) run too.
+        enqueue("MODIFIED", obj, oldObj, false, oldObj);
       },
-      delete: (obj) => pass({ type: "delete", obj }) && enqueue(obj),
+      delete: (obj) => pass({ type: "delete", obj }) && enqueue("DELETED", obj),
       caughtUp: () => this.#release(),
     }));
+    this.#watched.push({ role, informer });
     return informer;
+  }
+
+  /** Queues `key` with a cause (kept, made into a trigger when the key runs). */
+  #cause(key: string, make: () => Trigger): void {
+    if (this.queue.isShuttingDown()) return;
+    const pending = this.#causes.get(key);
+    if (pending) pending.count++;
+    else this.#causes.set(key, { make, at: Date.now(), count: 1 });
+    this.queue.add(key);
+  }
+
+  /** Adds `key` after `ms` with a cause it brings when due (the earliest pending one is kept, as the queue keeps it). */
+  #causeAfter(key: string, ms: number, trigger: Trigger): void {
+    if (this.queue.isShuttingDown()) return;
+    if (!(ms > 0)) {
+      this.#cause(key, () => trigger);
+      return;
+    }
+    const dueAt = this.#clock.now() + ms;
+    const pending = this.#delayed.get(key);
+    if (!pending || pending.dueAt > dueAt) this.#delayed.set(key, { trigger, dueAt, dueEpoch: Date.now() + ms });
+    this.queue.addAfter(key, ms);
+  }
+
+  /** Takes the cause of a run of `key`: the first queued since its last run (a delayed add that fell due counts by when it fell due). */
+  #takeCause(key: string): { trigger: Trigger; triggers: number; queuedAt: number } {
+    const pending = this.#causes.get(key);
+    this.#causes.delete(key);
+    const delayed = this.#delayed.get(key);
+    const due = delayed !== undefined && delayed.dueAt <= this.#clock.now();
+    if (due) this.#delayed.delete(key);
+    if (due && (!pending || delayed.dueEpoch <= pending.at)) {
+      return { trigger: delayed.trigger, triggers: 1 + (pending?.count ?? 0), queuedAt: Math.min(delayed.dueEpoch, Date.now()) };
+    }
+    if (pending) return { trigger: pending.make(), triggers: pending.count + (due ? 1 : 0), queuedAt: pending.at };
+    return { trigger: { reason: "manual" }, triggers: 1, queuedAt: Date.now() };
+  }
+
+  /** Whether an event of `obj` is the echo of the last write a run of `key` made to it. */
+  #echoes(kind: PlainKindRef, obj: KubeObject, key: string, deleted: boolean): boolean {
+    if (this.#ownWrites.size === 0) return false;
+    const own = this.#ownWrites.get(objectKey(kind, obj.metadata?.namespace, obj.metadata?.name));
+    if (!own || own.key !== key) return false;
+    return deleted ? own.rv === "" : own.rv === obj.metadata?.resourceVersion;
+  }
+
+  /** Remembers a write of a run of `key` (to tell its echo); forgets the oldest past the limit. */
+  #rememberWrite(key: string, write: GatedWrite, end: GatedWriteEnd): void {
+    if (write.dryRun || end.error !== undefined) return;
+    const name = write.name ?? end.answer?.metadata?.name;
+    if (!name) return;
+    const k = objectKey(write, write.namespace, name);
+    const rv = write.verb === "delete" && !end.answer?.metadata?.deletionTimestamp ? "" : end.answer?.metadata?.resourceVersion;
+    if (rv === undefined) return;
+    this.#ownWrites.delete(k);
+    this.#ownWrites.set(k, { key, rv });
+    if (this.#ownWrites.size > OWN_WRITES_KEPT) this.#ownWrites.delete(this.#ownWrites.keys().next().value!);
+  }
+
+  /** The cached object a write is about (from this controller's informers), for the diff of its observers. */
+  #cachedBefore(write: GatedWrite): KubeObject | undefined {
+    if (!write.name) return undefined;
+    const group = groupOf(write.apiVersion);
+    for (const { informer } of this.#watched) {
+      if (informer.kind.kind !== write.kind || groupOf(informer.kind.apiVersion) !== group) continue;
+      const found = informer.get(write.name, write.namespace || undefined);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * Watches this controller's runs: each start with its trigger, each write, the Builder's
+   * results and each end (the dashboard uses it). Answers the function that stops it.
+   *
+   * @example
+   * ```ts
+   * declare const controller: Controller;
+   * const stop = controller.observe({ ended: (run, end) => console.log(run.key, run.trigger.reason, end.outcome) });
+   * stop();
+   * ```
+   */
+  observe(observer: ControllerObserver): () => void {
+    checkObject("Controller.observe(observer)", "observer", observer, "an observer ({ started?, wrote?, builderResult?, ended? })");
+    this.#observers.add(observer);
+    return () => void this.#observers.delete(observer);
+  }
+
+  /**
+   * The informers this controller watches, with their role (`for`, `owns`, `watches`); empty
+   * before `start()`.
+   *
+   * @example
+   * ```ts
+   * declare const controller: Controller;
+   * const primary = controller.watched().find((w) => w.role === "for")?.informer;
+   * ```
+   */
+  watched(): readonly { role: WatchRole; informer: Informer }[] {
+    return [...this.#watched];
+  }
+
+  /**
+   * The keys held until the caches catch up, and counts of the causes kept.
+   *
+   * @example
+   * ```ts
+   * declare const controller: Controller;
+   * console.log(controller.inspect().held);
+   * ```
+   */
+  inspect(): { held: string[]; pendingCauses: number; delayedCauses: number; rememberedWrites: number } {
+    return { held: [...this.#held], pendingCauses: this.#causes.size, delayedCauses: this.#delayed.size, rememberedWrites: this.#ownWrites.size };
+  }
+
+  /**
+   * Runs the reconciler once for `request` as a plan, outside the queue: every ResourceClient
+   * write it makes goes out as a server dry run (`dryRun=All`: validated and admitted, not
+   * stored), a Builder only plans (and sends its creates and updates as dry runs, so each write
+   * holds the exact change), Events are not recorded, and `ctx.dryRun` is true. Answers the
+   * writes with the cached object before each. Needs a started controller (its caches); bounded
+   * by the reconcile timeout and `options.signal`.
+   *
+   * Caveats: side effects of the reconciler outside the ResourceClient (other services, a raw
+   * client-node call) are not dry runs: check `ctx.dryRun`.
+   *
+   * @example
+   * ```ts
+   * declare const controller: Controller;
+   * const plan = await controller.plan({ namespace: "default", name: "demo" });
+   * console.log(plan.end.outcome, plan.writes.map((w) => `${w.verb} ${w.kind}/${w.name}`));
+   * ```
+   */
+  async plan(request: Request, options: { signal?: AbortSignal } = {}): Promise<ControllerPlan> {
+    checkObject("Controller.plan(request)", "request", request, "a request ({ namespace, name })");
+    if (!this.#started || this.queue.isShuttingDown()) {
+      throw new OperatorRuntimeError(`controller ${this.name}: plan() needs a running controller (its caches). Fix: start the Manager first; on a standby replica, ask the leader`);
+    }
+    const key = keyOf(request);
+    const reconcileID = randomUUID();
+    const now = Date.now();
+    const run: ReconcileRun = { controller: this.name, key, reconcileID, trigger: { reason: "manual" }, triggers: 1, queuedAt: now, startedAt: now, plan: true };
+    const writes: ObservedWrite[] = [];
+    const builder: ControllerPlan["builder"] = [];
+    const timeoutMs = this.reconcileTimeoutMs > 0 ? this.reconcileTimeoutMs : DEFAULT_RECONCILE_TIMEOUT_MS;
+    const signal = AbortSignal.any([this.#abort.signal, AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
+    const log = this.#log.child({ key, reconcileID, plan: true });
+    const gate = {
+      signal, dryRun: true,
+      observe: (write: GatedWrite) => {
+        const before = this.#cachedBefore(write);
+        return (end: GatedWriteEnd) => void writes.push({ ...write, ...(before ? { before } : {}), ...end });
+      },
+    };
+    const hooks = { plan: true, builderResult: (owner: KubeObject, result: BuilderResult) => void builder.push({ owner, result }) };
+    let end: ReconcileEnd;
+    try {
+      const result = (await runWithWriteGate(gate, () => runWithHooks(hooks, () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal, dryRun: true })))) ?? {};
+      const requeueAfter = result.requeueAfter !== undefined && result.requeueAfter >= 0 ? result.requeueAfter : undefined;
+      end = {
+        outcome: requeueAfter !== undefined ? "requeue-after" : result.requeue ? "requeue" : "done",
+        ...(requeueAfter !== undefined ? { requeueAfterMs: requeueAfter } : {}),
+        endedAt: Date.now(), writes: writes.length, selfTriggered: false, loop: false,
+      };
+    } catch (error) {
+      end = { outcome: isTerminalError(error) ? "terminal" : "error", error, endedAt: Date.now(), writes: writes.length, selfTriggered: false, loop: false };
+    }
+    return { run, end, writes, builder };
+  }
+
+  /** Tells each observer; what an observer throws is ignored. */
+  #tell(fn: (o: ControllerObserver) => void): void {
+    for (const o of this.#observers) {
+      try {
+        fn(o);
+      } catch {
+        // An observer never breaks a reconcile.
+      }
+    }
   }
 
   /** Whether an informer this controller watches is stale. */
@@ -507,7 +781,7 @@ export class Controller implements Runnable {
     const keys = [...this.#held];
     this.#held.clear();
     this.#log.info("caches caught up: queuing held keys", { keys: keys.length });
-    for (const k of keys) this.queue.add(k);
+    for (const k of keys) this.#cause(k, () => ({ reason: "caches-caught-up" }));
   }
 
   async #worker(): Promise<void> {
@@ -519,6 +793,7 @@ export class Controller implements Runnable {
   }
 
   async #process(key: string): Promise<void> {
+    const cause = this.#takeCause(key);
     const req = requestOf(key);
     const primary = this.#primary?.get(req.name, req.namespace || undefined);
     let bucket: number | undefined;
@@ -538,23 +813,23 @@ export class Controller implements Runnable {
         // dropped; serving it again queues it) or the lease was renewed in time (it runs).
         this.#log.child({ key }).debug("not dispatched: the write gate of its bucket is closed", { bucket });
         this.queue.done(key);
-        this.queue.addAfter(key, GATE_RECHECK_MS);
+        this.#causeAfter(key, GATE_RECHECK_MS, { reason: "gate-recheck", delayMs: GATE_RECHECK_MS });
         return;
       }
       // The bucket's drain waits for all of it, the terminal error's status write and event included.
       const end = this.#track(bucket);
       try {
-        await this.#processServed(key, primary, bucket);
+        await this.#processServed(key, primary, bucket, cause);
       } finally {
         end();
       }
       return;
     }
-    await this.#processServed(key, primary, undefined);
+    await this.#processServed(key, primary, undefined, cause);
   }
 
   /** Runs `key` (sharded: its `bucket` is served here) and files the outcome. */
-  async #processServed(key: string, primary: KubeObject | undefined, bucket: number | undefined): Promise<void> {
+  async #processServed(key: string, primary: KubeObject | undefined, bucket: number | undefined, cause: TakenCause): Promise<void> {
     if (this.#terminal.holds(key, primary)) {
       // Failed terminally and unchanged since: running it again would fail the same way.
       this.queue.forget(key);
@@ -568,19 +843,28 @@ export class Controller implements Runnable {
     }
     const reconcileID = randomUUID();
     const log = this.#log.child({ key, reconcileID });
+    const tracker: RunTracker = {
+      run: { controller: this.name, key, reconcileID, trigger: cause.trigger, triggers: cause.triggers, queuedAt: cause.queuedAt, startedAt: Date.now(), plan: false },
+      writes: 0,
+    };
+    const trigger = cause.trigger;
+    this.#metrics.reconcileTrigger?.(trigger.reason === "event" ? trigger.kind ?? "" : "", triggerMetricReason(trigger));
+    if (this.#observers.size > 0) this.#tell((o) => o.started?.(tracker.run));
     this.#metrics.activeWorkers(++this.#active);
     const t0 = performance.now();
+    let ended: Pick<ReconcileEnd, "outcome" | "requeueAfterMs" | "error" | "retries"> = { outcome: "done" };
     try {
       const refused = { stale: false };
       let result: Action;
       try {
-        result = (await this.#reconcile(key, log, reconcileID, refused, bucket, primary)) ?? {};
+        result = (await this.#reconcile(key, log, reconcileID, refused, bucket, primary, tracker)) ?? {};
       } catch (err) {
         if (this.#stale() || refused.stale) {
           // Refused writes (or errors of a restarting server): no backoff, no error log, no terminal
           // verdict — even when the caches caught up before the reconcile returned.
           this.#hold(key, log, `the reconcile failed while a cache was stale${refused.stale ? " (a write was refused)" : ""}: ${(err as Error)?.message ?? String(err)}`);
           this.#metrics.reconcileResult("requeue");
+          ended = { outcome: "held", error: err };
           return;
         }
         throw err;
@@ -589,45 +873,114 @@ export class Controller implements Runnable {
         // Computed from a cache that went stale meanwhile, or with writes refused: run it again on the fresh one.
         this.#hold(key, log, refused.stale ? "a write was refused while a cache was stale" : "a cache went stale during the reconcile");
         this.#metrics.reconcileResult("requeue");
+        ended = { outcome: "held" };
         return;
       }
       if (result.requeueAfter !== undefined && result.requeueAfter >= 0) {
         this.queue.forget(key);
-        this.queue.addAfter(key, result.requeueAfter);
+        this.#causeAfter(key, result.requeueAfter, { reason: "requeue-after", delayMs: result.requeueAfter });
         this.#metrics.reconcileResult("requeue_after");
+        ended = { outcome: "requeue-after", requeueAfterMs: result.requeueAfter };
       } else if (result.requeue) {
-        this.queue.addRateLimited(key);
+        this.#requeueRateLimited(key, "requeue", 0);
         this.#metrics.reconcileResult("requeue");
+        ended = { outcome: "requeue" };
       } else {
         this.queue.forget(key);
         this.#metrics.reconcileResult("success");
       }
-      log.debug("reconciled", { durationMs: Math.round(performance.now() - t0) });
+      log.debug("reconciled", { durationMs: Math.round(performance.now() - t0), trigger: logTrigger(trigger, cause.triggers), writes: tracker.writes, result: ended.outcome });
     } catch (err) {
       const terminal = isTerminalError(err);
       this.#metrics.reconcileResult("error");
       this.#metrics.reconcileError(terminal);
+      ended = { outcome: terminal ? "terminal" : "error", error: err };
       if (terminal) {
         this.queue.forget(key);
-        log.error("reconcile failed; not retrying until the object changes (terminal error)", { error: err });
+        log.error("reconcile failed; not retrying until the object changes (terminal error)", { error: err, trigger: logTrigger(trigger, cause.triggers) });
         try {
           // Under the reconcile's write gate: refused once this process no longer leads, or the
           // ring no longer lets this replica write for the key's bucket.
           await runWithWriteGate(this.#gate(this.#runSignal(bucket), bucket, primary, undefined), () => this.#terminal.record(key, primary, err));
         } catch (recordErr) {
-          this.queue.addRateLimited(key);
+          this.#requeueRateLimited(key, "retry", 0);
           log.error("could not record the terminal error on the object; retrying with backoff", { error: recordErr });
         }
       } else {
-        this.queue.addRateLimited(key, retryAfterMs(err));
-        log.error("reconcile failed; retrying with backoff", { error: err, retries: this.queue.numRequeues(key) });
+        this.#requeueRateLimited(key, "retry", retryAfterMs(err) ?? 0);
+        ended.retries = this.queue.numRequeues(key);
+        log.error("reconcile failed; retrying with backoff", { error: err, retries: ended.retries, trigger: logTrigger(trigger, cause.triggers) });
       }
     } finally {
       this.#metrics.reconcileTime((performance.now() - t0) / 1000);
       this.#metrics.activeWorkers(--this.#active);
       this.queue.done(key);
+      this.#ended(tracker, ended, log);
     }
   }
+
+  /** Re-adds `key` after its backoff (at least `atLeastMs`), with the cause it will bring. */
+  #requeueRateLimited(key: string, reason: "requeue" | "retry", atLeastMs: number): void {
+    if (this.queue.isShuttingDown()) return;
+    const ms = this.queue.addRateLimited(key, atLeastMs);
+    const dueAt = this.#clock.now() + ms;
+    const pending = this.#delayed.get(key);
+    if (!pending || pending.dueAt > dueAt) this.#delayed.set(key, { trigger: { reason, delayMs: ms }, dueAt, dueEpoch: Date.now() + ms });
+  }
+
+  /** Files the end of a run: the loop check, then the observers. */
+  #ended(tracker: RunTracker, ended: Pick<ReconcileEnd, "outcome" | "requeueAfterMs" | "error" | "retries">, log: Logger): void {
+    const { run } = tracker;
+    const selfTriggered = run.trigger.self === true;
+    let chain = 0;
+    if (selfTriggered && tracker.writes > 0) chain = (this.#chains.get(run.key) ?? 0) + 1;
+    if (chain > 0) this.#chains.set(run.key, chain);
+    else this.#chains.delete(run.key);
+    const loop = chain >= 2;
+    if (chain === 2) {
+      log.warn("reconcile loop: each run is triggered by the previous run's own write, and writes again. Fix: write only what changed (compare before writing; keep timestamps and counters that change on every run out of the object)", {
+        trigger: logTrigger(run.trigger, run.triggers), writes: tracker.writes,
+      });
+    }
+    if (this.#observers.size === 0) return;
+    const end: ReconcileEnd = { ...ended, endedAt: Date.now(), writes: tracker.writes, selfTriggered, loop };
+    this.#tell((o) => o.ended?.(run, end));
+  }
+}
+
+/** A run's cause, as taken from the queue's bookkeeping. */
+interface TakenCause {
+  trigger: Trigger;
+  triggers: number;
+  queuedAt: number;
+}
+
+/** The `trigger` field of a reconcile's log line: the trigger, its summary, and the causes coalesced. */
+function logTrigger(t: Trigger, triggers: number): Record<string, unknown> {
+  return { ...t, summary: describeTrigger(t), ...(triggers > 1 ? { coalesced: triggers } : {}) };
+}
+
+/** The trigger of a watch event (what changed is worked out only when the key runs). */
+function eventTrigger(event: "ADDED" | "MODIFIED" | "DELETED", role: WatchRole, kind: PlainKindRef, obj: KubeObject, oldObj: KubeObject | undefined, initial: boolean, self: boolean): Trigger {
+  const m = obj.metadata ?? {};
+  return {
+    reason: "event", event, role, apiVersion: kind.apiVersion, kind: kind.kind,
+    ...(m.namespace ? { namespace: m.namespace } : {}), name: m.name ?? "",
+    ...(event === "MODIFIED" && oldObj ? { changed: changedParts(oldObj, obj) } : {}),
+    ...(initial ? { initial: true } : {}),
+    ...(self ? { self: true } : {}),
+  };
+}
+
+/** The API group of an apiVersion ("" for the core group). */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "" : apiVersion.slice(0, slash);
+}
+
+/** The key of an object across versions of its kind: group, kind, namespace, name. */
+function objectKey(kind: { apiVersion?: string; kind?: string }, namespace: string | undefined, name: string | undefined): string {
+  return `${groupOf(kind.apiVersion ?? "")}|${kind.kind ?? ""}|${namespace ?? ""}|${name ?? ""}`;
 }
 
 /**

@@ -31,6 +31,12 @@ export interface ControllerMetrics {
   activeWorkers(n: number): void;
   /** controller_runtime_max_concurrent_reconciles. */
   maxConcurrentReconciles(n: number): void;
+  /**
+   * operator_runtime_reconcile_triggers_total{kind,reason}: one reconcile started, with what
+   * triggered it (`kind` of the object of a watch event, "" for other reasons; `reason` see
+   * `triggerMetricReason`). Optional: providers written before it may leave it out.
+   */
+  reconcileTrigger?(kind: string, reason: string): void;
 }
 
 /** Creates the per-name hooks. */
@@ -44,5 +50,5 @@ const noop = () => undefined;
 /** Hooks that record nothing. */
 export const noopMetrics: MetricsProvider = {
   workQueue: () => ({ add: noop, depth: noop, queueLatency: noop, workDuration: noop, retry: noop, unfinishedWork: noop }),
-  controller: () => ({ reconcileResult: noop, reconcileError: noop, reconcileTime: noop, activeWorkers: noop, maxConcurrentReconciles: noop }),
+  controller: () => ({ reconcileResult: noop, reconcileError: noop, reconcileTime: noop, activeWorkers: noop, maxConcurrentReconciles: noop, reconcileTrigger: noop }),
 };

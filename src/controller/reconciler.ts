@@ -71,6 +71,12 @@ export interface ReconcileContext {
    * requests in flight too.
    */
   signal: AbortSignal;
+  /**
+   * True when this run is a plan (the dashboard's Plan view, `Controller.plan`): every
+   * ResourceClient write goes out as a server dry run and a Builder only plans, so nothing is
+   * stored. Skip side effects outside Kubernetes (calls to other services) when it is set.
+   */
+  dryRun?: boolean;
 }
 
 /**

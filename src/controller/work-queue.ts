@@ -36,6 +36,26 @@ export interface WorkQueueOptions {
 }
 
 /**
+ * What {@link WorkQueue.inspect} answers.
+ *
+ * @example
+ * ```ts
+ * const snapshot: WorkQueueSnapshot = { depth: 1, ready: 1, processing: 0, delayed: 0, keys: [{ key: "default/app", state: "ready", retries: 0 }] };
+ * ```
+ */
+export interface WorkQueueSnapshot {
+  /** Keys that need a run (ready, or waiting for their running turn to end). */
+  depth: number;
+  /** Keys ready to be handed out. */
+  ready: number;
+  /** Keys held by workers. */
+  processing: number;
+  /** Delayed adds pending. */
+  delayed: number;
+  keys: { key: string; state: "processing" | "delayed" | "ready"; retries: number; dueInMs?: number }[];
+}
+
+/**
  * The controller's work queue of string keys (`"namespace/name"`), with client-go's semantics:
  * a dirty set (keys that need a run) and a processing set (keys a worker holds).
  *
@@ -137,12 +157,14 @@ export class WorkQueue {
   /**
    * Adds the key after the rate limiter's delay for it, counting a retry. `atLeastMs` is a
    * floor for that delay: a server's Retry-After (see `retryAfterMs`) is never cut short by a
-   * shorter backoff.
+   * shorter backoff. Answers the delay (ms).
    */
-  addRateLimited(key: string, atLeastMs = 0): void {
-    if (this.#shuttingDown) return;
+  addRateLimited(key: string, atLeastMs = 0): number {
+    if (this.#shuttingDown) return 0;
     this.#metrics.retry();
-    this.addAfter(key, Math.max(this.#limiter.when(key), atLeastMs));
+    const ms = Math.max(this.#limiter.when(key), atLeastMs);
+    this.addAfter(key, ms);
+    return ms;
   }
 
   /** Resets the rate limiter's backoff for the key (call after a successful run). */
@@ -180,6 +202,31 @@ export class WorkQueue {
   /** Keys currently held by workers. */
   processing(): number {
     return this.#processing.size;
+  }
+
+  /**
+   * What the queue holds now, for dashboards and debugging: counts, and up to `limit` keys
+   * (default 100) that are held by workers, delayed (with when they are due, in ms from now)
+   * or ready, each with its retries.
+   *
+   * @example
+   * ```ts
+   * const queue = new WorkQueue({ name: "dataapp" });
+   * queue.addAfter("default/app", 5000);
+   * queue.inspect().keys; // [{ key: "default/app", state: "delayed", dueInMs: 5000, retries: 0 }]
+   * ```
+   */
+  inspect(limit = 100): WorkQueueSnapshot {
+    const now = this.#clock.now();
+    const keys: WorkQueueSnapshot["keys"] = [];
+    const push = (key: string, state: "processing" | "delayed" | "ready", dueInMs?: number) => {
+      if (keys.length >= limit) return;
+      keys.push({ key, state, retries: this.#limiter.retries(key), ...(dueInMs !== undefined ? { dueInMs: Math.max(0, Math.round(dueInMs)) } : {}) });
+    };
+    for (const key of this.#processing.keys()) push(key, "processing");
+    for (const [key, w] of this.#waiting) push(key, "delayed", w.at - now);
+    for (let i = this.#head; i < this.#ready.length && keys.length < limit; i++) push(this.#ready[i]!, "ready");
+    return { depth: this.#dirty.size, ready: this.len(), processing: this.#processing.size, delayed: this.#waiting.size, keys };
   }
 
   /** Whether `shutDown` or `shutDownWithDrain` was called. */

@@ -1,6 +1,7 @@
 /**
  * Records events.k8s.io/v1 Events on objects: aggregated into series, rate-limited per object.
  */
+import { currentWriteGate } from "../client/write-gate.ts";
 import { hostname } from "node:os";
 import { EventEmitter } from "eventemitter3";
 import { LRUCache } from "lru-cache";
@@ -183,6 +184,8 @@ export class EventRecorder {
     checkKubeObject("EventRecorder.record(regarding, event)", "regarding", regarding);
     checkObject("EventRecorder.record(regarding, event)", "event", event, "an event ({ type, reason, action, note })");
     validateEventInput(regarding, event);
+    // A reconcile the dashboard plans writes nothing, Events included.
+    if (currentWriteGate()?.dryRun) return Promise.resolve();
     const now = this.#now();
     const note = truncateNote(redact(event.note, secretValues([regarding, event.related])));
     const draft = this.#draft(regarding, event, note, now);

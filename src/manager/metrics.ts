@@ -68,7 +68,12 @@ export const WEBHOOK_LATENCY_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0
  * `controller_runtime_terminal_reconcile_errors_total{controller}`,
  * `controller_runtime_reconcile_time_seconds{controller}` (histogram),
  * `controller_runtime_max_concurrent_reconciles{controller}`,
- * `controller_runtime_active_workers{controller}`, and for each queue (labels `name` and
+ * `controller_runtime_active_workers{controller}`,
+ * `operator_runtime_reconcile_triggers_total{controller,kind,reason}` (what triggered each
+ * reconcile: `reason` is the watch event — `added`, `modified`, `deleted`, `initial-list` —
+ * with the event's object's `kind`, or `requeue-after`, `requeue`, `retry`,
+ * `timeout-returned`, `caches-caught-up`, `bucket`, `gate-recheck`, `manual` with `kind=""`),
+ * and for each queue (labels `name` and
  * `controller`, both the controller's name) `workqueue_depth`, `workqueue_adds_total`,
  * `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
  * `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds`,
@@ -109,6 +114,7 @@ export class Metrics implements MetricsProvider, WebhookMetrics {
   readonly #reconcileTime: Histogram<"controller">;
   readonly #maxConcurrent: Gauge<"controller">;
   readonly #activeWorkers: Gauge<"controller">;
+  readonly #triggers: Counter<"controller" | "kind" | "reason">;
   readonly #depth: Gauge<Queue>;
   readonly #adds: Counter<Queue>;
   readonly #queueDuration: Histogram<Queue>;
@@ -143,6 +149,7 @@ export class Metrics implements MetricsProvider, WebhookMetrics {
     this.#reconcileTime = histogram("controller_runtime_reconcile_time_seconds", "Length of time per reconciliation per controller", c, RECONCILE_TIME_BUCKETS);
     this.#maxConcurrent = gauge("controller_runtime_max_concurrent_reconciles", "Maximum number of concurrent reconciles per controller", c);
     this.#activeWorkers = gauge("controller_runtime_active_workers", "Number of currently used workers per controller", c);
+    this.#triggers = counter("operator_runtime_reconcile_triggers_total", "Reconciles started, by what triggered them: the kind and event type of a watch event, or requeue-after, requeue, retry and the other causes", ["controller", "kind", "reason"] as const);
     this.#depth = gauge("workqueue_depth", "Current depth of the work queue", q);
     this.#adds = counter("workqueue_adds_total", "Total number of adds handled by the work queue", q);
     this.#queueDuration = histogram("workqueue_queue_duration_seconds", "How long in seconds an item stays in the work queue before being requested", q, WORKQUEUE_DURATION_BUCKETS);
@@ -234,6 +241,7 @@ export class Metrics implements MetricsProvider, WebhookMetrics {
       reconcileTime: (seconds) => this.#reconcileTime.observe(labels, seconds),
       activeWorkers: (n) => this.#activeWorkers.set(labels, n),
       maxConcurrentReconciles: (n) => this.#maxConcurrent.set(labels, n),
+      reconcileTrigger: (kind, reason) => this.#triggers.inc({ controller: name, kind, reason }),
     };
     this.#controllers.set(name, hooks);
     return hooks;
