@@ -88,6 +88,8 @@ const OWN_WRITES_KEPT = 20_000;
 /** A cause of a queued key, its trigger made only when the key runs. */
 interface PendingCause {
   make: () => Trigger;
+  /** The cause is the echo of the key's own write (a later cause that is not replaces it). */
+  self: boolean;
   /** Epoch ms of the first cause. */
   at: number;
   count: number;
@@ -432,6 +434,11 @@ export class Controller implements Runnable {
     if (!this.#served.has(bucket)) this.#bucketAborts.delete(bucket);
   }
 
+  /** How many keys it reconciles at once (`maxConcurrentReconciles`, default 1). */
+  get workers(): number {
+    return this.#options.maxConcurrentReconciles ?? 1;
+  }
+
   /** Whether it was built for a sharded Manager ({@link ControllerOptions.sharding}). */
   get sharded(): boolean {
     return this.#options.sharding !== undefined;
@@ -504,6 +511,8 @@ export class Controller implements Runnable {
         return gate.closed;
       },
       observe: (write) => {
+        // An Event the run records is not a change of a watched object (and shows in the Events view).
+        if (write.kind === "Event") return;
         tracker.writes++;
         const before = this.#observers.size > 0 ? this.#cachedBefore(write) : undefined;
         return (end) => {
@@ -566,7 +575,7 @@ export class Controller implements Runnable {
       for (const r of map(mapped)) {
         const key = keyOf(r);
         const self = this.#echoes(kind, obj, key, event === "DELETED");
-        this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true, self));
+        this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true, self), self);
       }
     };
     this.#unsubscribe.push(informer.addEventHandler({
@@ -584,12 +593,22 @@ export class Controller implements Runnable {
     return informer;
   }
 
-  /** Queues `key` with a cause (kept, made into a trigger when the key runs). */
-  #cause(key: string, make: () => Trigger): void {
+  /**
+   * Queues `key` with a cause (made into a trigger when the key runs). The first cause is kept,
+   * unless it is the echo of the key's own write and this one is not: a run is attributed to
+   * its own write only when nothing else asked for it.
+   */
+  #cause(key: string, make: () => Trigger, self = false): void {
     if (this.queue.isShuttingDown()) return;
     const pending = this.#causes.get(key);
-    if (pending) pending.count++;
-    else this.#causes.set(key, { make, at: Date.now(), count: 1 });
+    if (!pending) this.#causes.set(key, { make, self, at: Date.now(), count: 1 });
+    else {
+      pending.count++;
+      if (pending.self && !self) {
+        pending.make = make;
+        pending.self = false;
+      }
+    }
     this.queue.add(key);
   }
 
@@ -613,7 +632,7 @@ export class Controller implements Runnable {
     const delayed = this.#delayed.get(key);
     const due = delayed !== undefined && delayed.dueAt <= this.#clock.now();
     if (due) this.#delayed.delete(key);
-    if (due && (!pending || delayed.dueEpoch <= pending.at)) {
+    if (due && (!pending || pending.self || delayed.dueEpoch <= pending.at)) {
       return { trigger: delayed.trigger, triggers: 1 + (pending?.count ?? 0), queuedAt: Math.min(delayed.dueEpoch, Date.now()) };
     }
     if (pending) return { trigger: pending.make(), triggers: pending.count + (due ? 1 : 0), queuedAt: pending.at };

@@ -72,6 +72,25 @@ interface SeriesEntry {
   lastObservedMs: number;
 }
 
+/** Listeners of every recorder's events (see {@link tapRecordedEvents}). */
+const taps = new Set<(recorded: RecordedEvent, recorder: EventRecorder) => void>();
+
+/**
+ * Tells `listener` of every event any {@link EventRecorder} of this process records (written
+ * or dropped), in the context of the `record` call (so a reconcile's scope is known): the
+ * dashboard's Events view. Answers the function that stops it.
+ *
+ * @example
+ * ```ts
+ * const stop = tapRecordedEvents((recorded) => console.log(recorded.event.reason));
+ * stop();
+ * ```
+ */
+export function tapRecordedEvents(listener: (recorded: RecordedEvent, recorder: EventRecorder) => void): () => void {
+  taps.add(listener);
+  return () => void taps.delete(listener);
+}
+
 /**
  * Writes `events.k8s.io/v1` Events about the objects an operator manages — what
  * `kubectl describe` and `kubectl events` show — like client-go's event recorder.
@@ -256,6 +275,13 @@ export class EventRecorder {
 
   #emit(recorded: RecordedEvent): void {
     if (recorded.error !== undefined) this.#report(recorded.error, recorded);
+    for (const tap of taps) {
+      try {
+        tap(recorded, this);
+      } catch {
+        // A tap never breaks recording.
+      }
+    }
     try {
       this.emitter.emit("event", recorded);
     } catch (listenerError) {

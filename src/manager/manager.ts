@@ -32,10 +32,16 @@ import { RingMembership } from "../sharding/ring-membership.ts";
 import { ShardRouter } from "./shard-router.ts";
 import { refuseStartWhileGenerating } from "./generating.ts";
 import { argumentError, checkObject } from "../util/check-args.ts";
+import { OperatorRuntimeError } from "../errors.ts";
 import { WebhookServer } from "../webhook/server.ts";
 import { admissionRegistrations, conversionRegistration } from "../webhook/registration.ts";
 import { webhookConfigurations } from "../webhook/configurations.ts";
 import type { AdmissionRegistration, ConversionOptions, ConversionRegistration, WebhookOptions } from "../webhook/types.ts";
+import { LogTap } from "../log/tap.ts";
+import type { DashboardOptions, DashboardServer } from "../dashboard/server.ts";
+import type { OwnershipView } from "../dashboard/types.ts";
+import { reconcileScope } from "../controller/reconcile-scope.ts";
+import { tapRecordedEvents } from "../events/event-recorder.ts";
 
 /** Leader election settings. */
 export interface LeaderElectionOptions {
@@ -177,6 +183,16 @@ export interface ManagerOptions {
    * ```
    */
   webhook?: ManagerWebhookOptions | false;
+  /**
+   * The live dev dashboard (see {@link Manager.dashboard}): off (`false`, the default) or its
+   * options. Off, nothing of it is loaded or run.
+   *
+   * @example
+   * ```ts
+   * new Manager({ kubeConfig, dashboard: { port: 0 } });
+   * ```
+   */
+  dashboard?: DashboardOptions | false;
 }
 
 /** The Manager's default {@link ManagerOptions.heapGrowingPercent}. */
@@ -260,13 +276,23 @@ export class Manager {
   #keepAlive: NodeJS.Timeout | undefined;
   readonly #heapGrowingPercent: number | false;
   readonly #webhookOptions: ManagerWebhookOptions | false;
+  readonly #logTap: LogTap;
+  #dashboardOptions: DashboardOptions | undefined;
+  #dashboard: DashboardServer | undefined;
+  #dashboardStop: (() => void)[] = [];
+  #attachDashboard: ((c: Controller) => void) | undefined;
+  /** Ownership the dashboard last saw (to list bucket handovers). */
+  #lastServed: ReadonlySet<number> = new Set();
+  readonly #handovers: { at: number; bucket: number; change: "served" | "drained" }[] = [];
   readonly #admission: AdmissionRegistration[] = [];
   readonly #conversions: ConversionRegistration[] = [];
   #webhookServer: WebhookServer | undefined;
 
   constructor(options: ManagerOptions) {
     checkObject("new Manager(options)", "options", options, "an options object ({ kubeConfig, … })");
-    this.logger = options.logger ?? createLogger();
+    // Tapped: the dashboard, when on, shows the log lines too (nothing is done while it is off).
+    this.#logTap = new LogTap(options.logger ?? createLogger());
+    this.logger = this.#logTap.logger;
     this.client = new ResourceClient({ kubeConfig: options.kubeConfig, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
     this.cache = new Cache({
       client: this.client, kubeConfig: options.kubeConfig, logger: this.logger.child({ component: "cache" }),
@@ -288,6 +314,7 @@ export class Manager {
       throw new TypeError(`new Manager(options): webhook must be { port?, host?, certDir?, dnsNames? } or false, got ${JSON.stringify(options.webhook)}.`);
     }
     this.#webhookOptions = options.webhook === false ? false : { ...options.webhook };
+    if (options.dashboard !== undefined && options.dashboard !== false) this.dashboard(options.dashboard);
     if (options.sharding !== undefined) {
       if (options.leaderElection) {
         throw new TypeError("Manager: sharding and leaderElection cannot be combined. Fix: drop leaderElection — in a sharded Manager every replica runs the controllers and the ring decides which keys each reconciles.");
@@ -347,11 +374,111 @@ export class Manager {
       throw new TypeError(`Manager: runnable ${runnable.name} needs leader election, which a sharded Manager does not hold (every replica runs). Fix: build controllers with mgr.controller(name), and run leader-only work in a Manager with leaderElection instead.`);
     }
     (runnable.needsLeaderElection ? this.#leaderRunnables : this.#runnables).push(runnable);
+    if (runnable instanceof Controller) this.#attachDashboard?.(runnable);
     if (!this.#started || (runnable.needsLeaderElection && !this.#leading)) return;
     // Sharded: a controller added while buckets are served serves them too once it has started.
     // #startOne logged a failure already; nothing else to report.
     if (this.#router && runnable instanceof Controller) void this.#startOne(runnable).then(() => this.#router!.attach(runnable)).catch(() => undefined);
     else void this.#startOne(runnable).catch(() => undefined);
+  }
+
+  /**
+   * Turns on the live dev dashboard: a read-only page at {@link Manager.dashboardUrl} (loopback
+   * by default) showing, live, each primary with the objects it owns and what the Builder does
+   * with each; every reconcile with what triggered it, how long it waited and ran, its outcome
+   * and the writes it made with their diffs, reconcile loops flagged; queues and informers;
+   * the Events the Manager's recorder wrote and the log; a plan of the next reconcile of a
+   * primary (server dry runs, nothing written); leadership and the shard ring. Call before
+   * `start()`; it starts with the Manager, on every replica (a standby shows itself as one),
+   * and stops with it.
+   *
+   * Off (the default), the Manager loads none of it and pays nothing but keeping each run's
+   * trigger, which its log lines and `operator_runtime_reconcile_triggers_total` carry anyway.
+   *
+   * Caveats: it has no authentication; bind another `host` only where that is fine. It shows
+   * the writes of a Manager's ResourceClients (not raw client-node calls), and the Events of
+   * `mgr.recorder`. Secret values never appear in diffs.
+   *
+   * @example
+   * ```ts
+   * const mgr = new Manager({ kubeConfig }).dashboard({ port: 0 });
+   * await mgr.start();
+   * console.log(`dashboard: ${mgr.dashboardUrl}`);
+   * ```
+   */
+  dashboard(options: DashboardOptions = {}): this {
+    checkObject("Manager.dashboard(options)", "options", options, "an options object ({ port?, host?, timeline?, logLevel? })");
+    if (this.#started) throw new OperatorRuntimeError("Manager.dashboard(): call it before start() (the dashboard starts with the Manager)");
+    this.#dashboardOptions = { ...options };
+    return this;
+  }
+
+  /** The dashboard's URL (`http://127.0.0.1:PORT/`) once the Manager has started with it on; undefined otherwise. */
+  get dashboardUrl(): string | undefined {
+    return this.#dashboard?.url || undefined;
+  }
+
+  /** Starts the dashboard: recorder on every controller, the log and the event recorder; then the server. */
+  async #startDashboard(options: DashboardOptions): Promise<void> {
+    const { DashboardRecorder } = await import("../dashboard/recorder.ts");
+    const { DashboardServer } = await import("../dashboard/server.ts");
+    const recorder = new DashboardRecorder({
+      ...(options.timeline !== undefined ? { timeline: options.timeline } : {}),
+      ...(options.logLevel !== undefined ? { logLevel: options.logLevel } : {}),
+    });
+    for (const c of this.controllers()) recorder.attach(c);
+    this.#attachDashboard = (c) => recorder.attach(c);
+    this.#dashboardStop.push(this.#logTap.listen((r) => recorder.log(r)));
+    // Every EventRecorder's events: the Manager's, and those the reconcilers made themselves.
+    const names = () => new Set(this.controllers().map((c) => c.name));
+    this.#dashboardStop.push(tapRecordedEvents((recorded, from) => {
+      const scope = reconcileScope();
+      if (scope ? !names().has(scope.controller) : from !== this.recorder) return;
+      const key = scope?.request ? (scope.request.namespace ? `${scope.request.namespace}/${scope.request.name}` : scope.request.name) : undefined;
+      recorder.event(recorded, scope ? { controller: scope.controller, ...(key ? { key } : {}) } : undefined);
+    }));
+    this.#dashboardStop.push(() => recorder.close());
+    const server = new DashboardServer({
+      recorder, logger: this.logger,
+      source: { controllers: () => this.controllers(), informers: () => this.cache.informers(), ownership: () => this.#ownership() },
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      ...(options.host !== undefined ? { host: options.host } : {}),
+    });
+    await server.start();
+    this.#dashboard = server;
+    this.logger.info(`dashboard: ${server.url}`, { url: server.url });
+  }
+
+  /** Leadership and the ring, as the dashboard shows them. */
+  #ownership(): OwnershipView {
+    const identity = this.elector?.identity ?? this.ring?.identity ?? hostname();
+    const role = this.elector ? (this.elector.isLeader() ? "leader" : "standby") : "always";
+    const view: OwnershipView = { identity, role };
+    if (this.elector && this.leaderElection) {
+      const holder = this.elector.leader();
+      view.leaderElection = { namespace: this.leaderElection.namespace, name: this.leaderElection.name, ...(holder ? { holder } : {}) };
+    }
+    if (this.ring && this.sharding) {
+      const served = this.ring.served();
+      const now = Date.now();
+      for (const b of served) if (!this.#lastServed.has(b)) this.#handovers.push({ at: now, bucket: b, change: "served" });
+      for (const b of this.#lastServed) if (!served.has(b)) this.#handovers.push({ at: now, bucket: b, change: "drained" });
+      if (this.#handovers.length > 200) this.#handovers.splice(0, this.#handovers.length - 200);
+      this.#lastServed = new Set(served);
+      const assignment = this.ring.assignment();
+      const members = new Map<string, number[]>();
+      for (const m of this.ring.members()) members.set(m, []);
+      assignment.forEach((owner, bucket) => {
+        if (owner === undefined) return;
+        if (!members.has(owner)) members.set(owner, []);
+        members.get(owner)!.push(bucket);
+      });
+      view.sharding = {
+        ring: this.sharding.ring, buckets: assignment.length, served: [...served].sort((a, b) => a - b),
+        members: [...members].map(([id, buckets]) => ({ identity: id, buckets })), handovers: [...this.#handovers],
+      };
+    }
+    return view;
   }
 
   /** The registered controllers. */
@@ -581,6 +708,7 @@ export class Manager {
       this.logger.info("serving /metrics, /healthz and /readyz", { host: this.health.host, port: this.health.port });
     }
     if (this.#wantsWebhookServer()) await this.#startWebhookServer(signal);
+    if (this.#dashboardOptions) await this.#startDashboard(this.#dashboardOptions);
     await this.cache.start(signal);
     for (const r of this.#runnables) await this.#startOne(r);
     if (this.ring) {
@@ -622,6 +750,8 @@ export class Manager {
       // Last but the probes: the API server may call webhooks until the endpoints drop this pod.
       if (this.#webhookServer) await this.#webhookServer.stop();
       if (this.health) await this.health.stop();
+      for (const stop of this.#dashboardStop.splice(0)) stop();
+      if (this.#dashboard) await this.#dashboard.stop();
       clearInterval(this.#keepAlive);
       this.logger.info("stopped");
     })();

@@ -1,0 +1,109 @@
+/**
+ * The diff a write made to an object, as the dashboard shows it: JSON Pointer paths with the
+ * value before and after, without the bookkeeping every write changes, and never a Secret's
+ * values.
+ */
+import type { DiffOp } from "./types.ts";
+
+/** Metadata every write changes (or the server owns): left out of diffs. */
+const VOLATILE_METADATA = ["resourceVersion", "managedFields", "generation", "creationTimestamp", "uid", "selfLink"];
+/** At most this many operations per diff; the last one says how many were left out. */
+const MAX_OPS = 200;
+/** Values longer than this (as JSON) are cut. */
+const MAX_VALUE_CHARS = 2000;
+
+/**
+ * The operations that turn `before` into `after` (either may be undefined: a create, a
+ * delete). Arrays of equal length are compared item by item, others replaced whole. A
+ * Secret's `data` and `stringData` values are replaced by their length. At most 200
+ * operations; long values are cut.
+ *
+ * @example
+ * ```ts
+ * objectDiff({ spec: { replicas: 1 } }, { spec: { replicas: 3 } }); // [{ op: "replace", path: "/spec/replicas", old: 1, value: 3 }]
+ * ```
+ */
+export function objectDiff(before: unknown, after: unknown): DiffOp[] {
+  const ops: DiffOp[] = [];
+  const secret = isSecret(before) || isSecret(after);
+  walk(clean(before, secret), clean(after, secret), "", ops);
+  if (ops.length > MAX_OPS) {
+    const left = ops.length - MAX_OPS + 1;
+    ops.length = MAX_OPS - 1;
+    ops.push({ op: "replace", path: "", value: `… ${left} more changes left out` });
+  }
+  return ops.map(cut);
+}
+
+function isSecret(obj: unknown): boolean {
+  return typeof obj === "object" && obj !== null && (obj as { kind?: unknown }).kind === "Secret";
+}
+
+/** A copy without volatile metadata; a Secret's values replaced by their size. */
+function clean(obj: unknown, secret: boolean): unknown {
+  if (typeof obj !== "object" || obj === null) return obj;
+  const copy = { ...(obj as Record<string, unknown>) };
+  if (typeof copy.metadata === "object" && copy.metadata !== null) {
+    const metadata = { ...(copy.metadata as Record<string, unknown>) };
+    for (const k of VOLATILE_METADATA) delete metadata[k];
+    copy.metadata = metadata;
+  }
+  if (secret) {
+    for (const field of ["data", "stringData"]) {
+      const values = copy[field];
+      if (typeof values !== "object" || values === null) continue;
+      copy[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, `(secret value, ${String(v).length} characters, hidden)`]));
+    }
+  }
+  return copy;
+}
+
+function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
+  if (ops.length > MAX_OPS) return;
+  if (a === b) return;
+  if (a === undefined) {
+    ops.push({ op: "add", path: path || "/", value: b });
+    return;
+  }
+  if (b === undefined) {
+    ops.push({ op: "remove", path: path || "/", old: a });
+    return;
+  }
+  const bothArrays = Array.isArray(a) && Array.isArray(b);
+  const bothObjects = isPlainObject(a) && isPlainObject(b);
+  if (bothArrays && a.length === b.length) {
+    for (let i = 0; i < a.length; i++) walk(a[i], b[i], `${path}/${i}`, ops);
+    return;
+  }
+  if (bothObjects) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of [...keys].sort()) walk(a[k], b[k], `${path}/${escape(k)}`, ops);
+    return;
+  }
+  if (JSON.stringify(a) === JSON.stringify(b)) return;
+  ops.push({ op: "replace", path: path || "/", old: a, value: b });
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A JSON Pointer token. */
+function escape(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** `op` with long values cut. */
+function cut(op: DiffOp): DiffOp {
+  const out: DiffOp = { op: op.op, path: op.path };
+  if ("old" in op) out.old = cutValue(op.old);
+  if ("value" in op) out.value = cutValue(op.value);
+  return out;
+}
+
+function cutValue(v: unknown): unknown {
+  if (v === undefined) return undefined;
+  const json = JSON.stringify(v);
+  if (json === undefined || json.length <= MAX_VALUE_CHARS) return v;
+  return `${json.slice(0, MAX_VALUE_CHARS)}… (${json.length} characters)`;
+}
