@@ -104,7 +104,8 @@ export class ApiServer {
         return;
       }
     }
-    const fault = this.#takeFault(record);
+    const dryRun = url.searchParams.has("dryRun");
+    const fault = this.#takeFault(record, dryRun);
     if (fault?.spec.latencyMs) await new Promise((r) => setTimeout(r, fault.spec.latencyMs));
     if (fault?.spec.code) {
       sendError(res, faultError(fault.spec, fault.spec.code));
@@ -133,7 +134,7 @@ export class ApiServer {
         // A fault on a create by name (the object a POST creates is named in its body only).
         const req2 = r;
         req2.faultByName = async (name) => {
-          const f = this.#takeFault({ ...record, name });
+          const f = this.#takeFault({ ...record, name }, dryRun);
           if (f?.spec.latencyMs) await new Promise((done) => setTimeout(done, f.spec.latencyMs));
           if (!f?.spec.code) return;
           req2.injected = true;
@@ -239,10 +240,11 @@ export class ApiServer {
     return f;
   }
 
-  #takeFault(r: { verb: ApiServerVerb; resource: string; namespace: string | undefined; name: string | undefined }): ActiveFault | undefined {
+  #takeFault(r: { verb: ApiServerVerb; resource: string; namespace: string | undefined; name: string | undefined }, dryRun: boolean): ActiveFault | undefined {
     for (let i = 0; i < this.faults.length; i++) {
       const f = this.faults[i]!;
       if (!matchesRequest(f.spec, r)) continue;
+      if (f.spec.dryRun !== undefined && f.spec.dryRun !== dryRun) continue;
       f.hits++;
       if (--f.remaining <= 0) this.faults.splice(i, 1);
       return f;

@@ -58,6 +58,12 @@ export interface FaultSpec extends RequestMatcher {
   times?: number;
   /** Retry-After seconds for 429. */
   retryAfterSeconds?: number;
+  /**
+   * Only requests that are (`true`) or are not (`false`) dry runs (the `dryRun` query
+   * parameter): e.g. fail an operator's real writes while the dashboard's plan, which sends
+   * dry runs, still goes through. Default: both.
+   */
+  dryRun?: boolean;
 }
 
 /**
@@ -117,7 +123,7 @@ export function faultStatus(code: number, message?: string): { reason: string; m
 /** A value for a message: numbers as written (`NaN`, `Infinity`), others as JSON. */
 const shown = (v: unknown): string => (typeof v === "number" ? String(v) : JSON.stringify(v) ?? String(v));
 
-const FAULT_FIELDS: ReadonlySet<string> = new Set(["verb", "resource", "namespace", "name", "code", "message", "latencyMs", "times", "retryAfterSeconds"]);
+const FAULT_FIELDS: ReadonlySet<string> = new Set(["verb", "resource", "namespace", "name", "code", "message", "latencyMs", "times", "retryAfterSeconds", "dryRun"]);
 
 /**
  * Throws a TypeError naming the field and the fix when `spec` is not a fault that can fire:
@@ -144,6 +150,7 @@ export function checkFault(spec: unknown): asserts spec is FaultSpec {
   }
   const verb = verbProblem(API_SERVER_VERBS, f.verb);
   if (verb) fail(verb);
+  if (f.dryRun !== undefined && typeof f.dryRun !== "boolean") fail(`dryRun is ${shown(f.dryRun)}; set it to true (dry runs only) or false (real requests only), or leave it out to match both`);
   for (const key of ["resource", "namespace", "name"] as const) {
     const v = f[key];
     const ok = v === undefined || typeof v === "string" || (key === "resource" && Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string"));

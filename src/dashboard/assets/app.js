@@ -208,6 +208,20 @@ async function getJSON(url, signal) {
   return body;
 }
 
+/**
+ * The key filter: a text that is exactly one of `keys` matches that key only (so
+ * `default/web` does not also show `default/web-2`); any other text matches keys containing it
+ * (case-insensitive). An empty filter matches everything.
+ * @param {string} filter @param {Iterable<string | undefined>} keys
+ * @returns {(key: string | undefined) => boolean}
+ */
+function keyMatcher(filter, keys) {
+  if (!filter) return () => true;
+  for (const k of keys) if (k === filter) return (key) => key === filter;
+  const f = filter.toLowerCase();
+  return (key) => key !== undefined && key.toLowerCase().includes(f);
+}
+
 /** @param {Record<string, string | undefined>} params */
 function query(params) {
   const q = new URLSearchParams();
@@ -785,15 +799,17 @@ function timelineView() {
   function render() {
     fillSelect(select, controllerNames(), fController, "all controllers");
     if (keyInput.value.trim() !== fKey) keyInput.value = fKey;
-    const k = fKey.toLowerCase();
+    const all = store.timeline;
+    const match = keyMatcher(fKey, (function* () {
+      for (const r of all) yield r.key;
+    })());
     /** @type {any[]} */
     const out = [];
     let loopsN = 0;
-    const all = store.timeline;
     for (let i = all.length - 1; i >= 0; i--) {
       const r = all[i];
       if (fController && r.controller !== fController) continue;
-      if (k && !String(r.key).toLowerCase().includes(k)) continue;
+      if (!match(r.key)) continue;
       if (r.loop) loopsN++;
       out.push(r);
     }
@@ -988,13 +1004,19 @@ function eventsView() {
 
   function render() {
     if (keyInput.value.trim() !== fKey) keyInput.value = fKey;
-    const k = fKey.toLowerCase();
+    const match = keyMatcher(fKey, (function* () {
+      for (const e of store.events) {
+        yield e.key;
+        yield objName(e.regarding ?? {});
+      }
+      for (const l of store.logs) yield l.key;
+    })());
     const min = fLevel ? LEVELS.indexOf(fLevel) : -1;
     /** @type {any[]} */
     const ev = [];
     for (let i = store.events.length - 1; i >= 0; i--) {
       const e = store.events[i];
-      if (k && !String(e.key ?? "").toLowerCase().includes(k) && !objName(e.regarding ?? {}).toLowerCase().includes(k)) continue;
+      if (!match(e.key) && !match(objName(e.regarding ?? {}))) continue;
       ev.push(e);
     }
     /** @type {any[]} */
@@ -1002,7 +1024,7 @@ function eventsView() {
     for (let i = store.logs.length - 1; i >= 0; i--) {
       const l = store.logs[i];
       if (min > 0 && LEVELS.indexOf(l.level) < min) continue;
-      if (k && !String(l.key ?? "").toLowerCase().includes(k)) continue;
+      if (!match(l.key)) continue;
       lg.push(l);
     }
     eventCount.textContent = `(${ev.length})`;
