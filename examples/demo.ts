@@ -11,25 +11,37 @@
  * `--once` exits after the walkthrough (the tests run it so).
  */
 import { mkdir } from "node:fs/promises";
+import { createServer } from "node:net";
 import { resolve } from "node:path";
-import { LocalCluster } from "../src/testing/index.ts";
 import type { EventsV1Event } from "@kubernetes/client-node";
-import { ApiError, Manager, ResourceClient } from "../src/index.ts";
-import { kindFromModel, silentLogger } from "../src/entries/client.ts";
+import { ApiError } from "../src/index.ts";
+import { kindFromModel } from "../src/entries/client.ts";
 import type { Kind, KubeObject } from "../src/index.ts";
-import type { ExampleOperator } from "./example.ts";
-import { installCrds } from "./example.ts";
-import { operator as greeting } from "./greeting/operator.ts";
-import { operator as streams, ProcessingElement, Job } from "./streams/operator.ts";
-import { operator as pinot, Pinot, nodeConfigPatch } from "./pinot/operator.ts";
-import { operator as replicaset, PodSet } from "./replicaset/operator.ts";
+import { ProcessingElement, Job } from "./streams/operator.ts";
+import { Pinot, nodeConfigPatch } from "./pinot/operator.ts";
+import { PodSet } from "./replicaset/operator.ts";
 import { Greeting, Person } from "./greeting/kinds.ts";
-import { registerGreetingWebhook } from "./greeting/webhook.ts";
-import { registerPodSetConversion } from "./replicaset/conversion.ts";
+import { DEMO_EXAMPLES as EXAMPLES, DEMO_NAMESPACE as NS, applyDemoSamples, startDemoManager } from "./demo-manager.ts";
 
-const EXAMPLES: ExampleOperator[] = [greeting, streams, pinot, replicaset];
-const NS = "default";
 const once = process.argv.includes("--once");
+
+/** `--dashboard-port N`; else 8089 when free, else a free port (0). */
+async function pickDashboardPort(): Promise<number> {
+  const i = process.argv.indexOf("--dashboard-port");
+  if (i >= 0) {
+    const port = Number(process.argv[i + 1]);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--dashboard-port: give a port from 0 to 65535 (0 picks a free one), not ${JSON.stringify(process.argv[i + 1])}`);
+    return port;
+  }
+  if (once) return 0;
+  const server = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(8089, "127.0.0.1", () => resolve(true));
+  });
+  if (free) await new Promise((resolve) => server.close(resolve));
+  return free ? 8089 : 0;
+}
 const Event = kindFromModel<EventsV1Event>({ apiVersion: "events.k8s.io/v1", kind: "Event" });
 const kind = (apiVersion: string, k: string): Kind<KubeObject> => ({ apiVersion, kind: k });
 const CHILD_KINDS = [
@@ -38,37 +50,19 @@ const CHILD_KINDS = [
 ];
 
 await mkdir(".tmp", { recursive: true });
-const cluster = await LocalCluster.start({ simulate: { readyDelayMs: 50 }, kubeconfigPath: resolve(".tmp/demo-kubeconfig") });
-const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "demo" });
-// The webhook server (on a free port, with a development certificate) serves the Greeting
-// validating webhook and the PodSet conversion; LocalCluster calls them over HTTPS.
-const mgr = new Manager({ kubeConfig: cluster.kubeConfig, healthPort: false, logger: silentLogger, webhook: { port: 0 } });
-let stopping: Promise<void> | undefined;
-const stop = () => (stopping ??= (async () => {
-  await mgr.stop();
-  await cluster.stop();
-})());
+// The dev dashboard (read-only, on this machine only): what each operator owns, what it is
+// doing and why each reconcile happened. Port 8089 unless taken (or --dashboard-port N).
+const { cluster, client, mgr, stop } = await startDemoManager({ dashboardPort: await pickDashboardPort(), kubeconfigPath: resolve(".tmp/demo-kubeconfig") });
 
 try {
   console.log(`LocalCluster is up at ${cluster.url} (workload simulation on)`);
   console.log(`One Manager runs ${EXAMPLES.length} example operators:`);
   for (const e of EXAMPLES) console.log(`  ${e.name.padEnd(10)} ${e.description}`);
-  for (const e of EXAMPLES) await installCrds(client, e.crds);
-  for (const e of EXAMPLES) e.register(mgr);
-  registerGreetingWebhook(mgr);
-  registerPodSetConversion(mgr);
-  await mgr.start();
-  await cluster.registerWebhooks(mgr);
   console.log(`Webhooks served at ${mgr.webhookServer?.url}: the Greeting validating webhook, the PodSet conversion (v1alpha1 ⇄ v1)`);
+  console.log(`Dashboard: ${mgr.dashboardUrl} (open it in a browser: owners, reconcile timeline with triggers, queues, events, plans)`);
 
   section("Applying the samples");
-  for (const e of EXAMPLES) {
-    for (const sample of e.samples) {
-      const obj = { ...sample, metadata: { ...sample.metadata, namespace: sample.metadata?.namespace ?? NS } };
-      await client.apply(obj);
-      console.log(`  ${e.name.padEnd(10)} applied ${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`);
-    }
-  }
+  await applyDemoSamples(client, (e, obj) => console.log(`  ${e.name.padEnd(10)} applied ${obj.kind}/${obj.metadata?.namespace}/${obj.metadata?.name}`));
 
   section("Waiting for every operator to converge");
   await until("the greetings to say hello", async () => (await client.list(Greeting, { namespace: NS })).items.every((g) => g.status?.message));
@@ -183,6 +177,7 @@ try {
   section("Events of the walkthrough");
   await printEvents(seen);
 
+  console.log(`\nWatch them live: ${mgr.dashboardUrl}`);
   console.log(`\nLook around (the operators keep running):\n  kubectl --kubeconfig ${cluster.kubeconfigPath} get greetings,people,jobs.streams.example.com,pe,pinots,podsets,pods`);
 } catch (err) {
   console.error(`\nThe demo failed: ${(err as Error).message}`);

@@ -10,7 +10,8 @@
  *    them to the `.d.ts` beside the `.js`.
  * 4. Fails if any emitted file still imports a relative `.ts` path (doc-comment examples aside).
  * 5. Copies the data files that modules read at run time beside them (the vendored Kubernetes
- *    `.proto` definitions with their README and LICENSE), so the same relative path works from
+ *    `.proto` definitions with their README and LICENSE, the OpenAPI documents, and the
+ *    dashboard's page: `src/dashboard/assets/`), so the same relative path works from
  *    `src/` and from `dist/src/`.
  */
 import { execFileSync } from "node:child_process";
@@ -56,7 +57,7 @@ if (leftovers.length > 0) {
   process.exit(1);
 }
 /** Folders of run-time data under `src/`, copied whole to the same place under `dist/src/`. */
-const RUNTIME_DATA = ["src/testing/protobuf/k8s-proto", "src/testing/openapi/kube-openapi-1.36"];
+const RUNTIME_DATA = ["src/testing/protobuf/k8s-proto", "src/testing/openapi/kube-openapi-1.36", "src/dashboard/assets"];
 for (const dir of RUNTIME_DATA) cpSync(path.join(root, dir), path.join(dist, dir), { recursive: true });
 
 console.log(`build: dist/ written (${filesEndingWith(dist, ".js").length} modules; .ts specifiers rewritten in ${rewritten} declaration files)`);

@@ -40,6 +40,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/rbac", "src/lease"],
   ["src/sharding"],
   ["src/webhook"],
+  ["src/dashboard"],
   ["src/manager"],
   ["src/builder"],
   ["src/cli"],

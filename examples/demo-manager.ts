@@ -1,0 +1,75 @@
+/**
+ * The demo's Manager: every example operator in one Manager, with its webhooks and the dev
+ * dashboard, on a LocalCluster with workload simulation. `npm run demo` walks through it; the
+ * dashboard's browser tests and `npm run screenshots` start the same one.
+ */
+import { LocalCluster } from "../src/testing/index.ts";
+import { Manager, ResourceClient } from "../src/index.ts";
+import { silentLogger } from "../src/entries/client.ts";
+import type { KubeObject, Logger } from "../src/index.ts";
+import type { ExampleOperator } from "./example.ts";
+import { installCrds } from "./example.ts";
+import { operator as greeting } from "./greeting/operator.ts";
+import { operator as streams } from "./streams/operator.ts";
+import { operator as pinot } from "./pinot/operator.ts";
+import { operator as replicaset } from "./replicaset/operator.ts";
+import { registerGreetingWebhook } from "./greeting/webhook.ts";
+import { registerPodSetConversion } from "./replicaset/conversion.ts";
+
+/** The example operators the demo runs, in the order it applies their samples. */
+export const DEMO_EXAMPLES: readonly ExampleOperator[] = [greeting, streams, pinot, replicaset];
+
+/** The namespace of the demo's samples. */
+export const DEMO_NAMESPACE = "default";
+
+/** A running demo: its cluster, a client of its own, the Manager, and how to stop both. */
+export interface DemoManager {
+  cluster: LocalCluster;
+  client: ResourceClient;
+  mgr: Manager;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a LocalCluster (simulating workloads), installs the examples' CRDs, and starts one
+ * Manager running every example operator with the Greeting webhook, the PodSet conversion and
+ * the dashboard on `dashboardPort` (default 0: a free port).
+ */
+export async function startDemoManager(options: { dashboardPort?: number; kubeconfigPath?: string; logger?: Logger } = {}): Promise<DemoManager> {
+  const cluster = await LocalCluster.start({ simulate: { readyDelayMs: 50 }, ...(options.kubeconfigPath ? { kubeconfigPath: options.kubeconfigPath } : {}) });
+  const client = new ResourceClient({ kubeConfig: cluster.kubeConfig, fieldManager: "demo" });
+  // The webhook server (on a free port, with a development certificate) serves the Greeting
+  // validating webhook and the PodSet conversion; LocalCluster calls them over HTTPS.
+  const mgr = new Manager({
+    kubeConfig: cluster.kubeConfig, healthPort: false, logger: options.logger ?? silentLogger, webhook: { port: 0 },
+    dashboard: { port: options.dashboardPort ?? 0 },
+  });
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= (async () => {
+    await mgr.stop();
+    await cluster.stop();
+  })());
+  try {
+    for (const e of DEMO_EXAMPLES) await installCrds(client, e.crds);
+    for (const e of DEMO_EXAMPLES) e.register(mgr);
+    registerGreetingWebhook(mgr);
+    registerPodSetConversion(mgr);
+    await mgr.start();
+    await cluster.registerWebhooks(mgr);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { cluster, client, mgr, stop };
+}
+
+/** Applies every example's samples (in the demo's namespace unless they name one); tells `applied` of each. */
+export async function applyDemoSamples(client: ResourceClient, applied: (example: ExampleOperator, obj: KubeObject) => void = () => undefined): Promise<void> {
+  for (const e of DEMO_EXAMPLES) {
+    for (const sample of e.samples) {
+      const obj = { ...sample, metadata: { ...sample.metadata, namespace: sample.metadata?.namespace ?? DEMO_NAMESPACE } };
+      await client.apply(obj);
+      applied(e, obj);
+    }
+  }
+}
