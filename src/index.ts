@@ -39,6 +39,7 @@ export { isControlledBy } from "./controller/controller-ref.ts";
 // The Manager, controllers and what a reconcile returns.
 export { Manager, ControllerRegistration } from "./manager/manager.ts";
 export type { ManagerOptions } from "./manager/manager.ts";
+export type { DashboardOptions } from "./dashboard/server.ts";
 export { Action } from "./controller/reconciler.ts";
 export type { Request, Reconciler, ReconcileContext } from "./controller/reconciler.ts";
 export { finalizer } from "./controller/finalizer.ts";

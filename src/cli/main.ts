@@ -3,8 +3,8 @@
  * The `operator-runtime` command line (the package's `bin`): reads the command and hands its
  * arguments to the command's module.
  *
- * Commands: `cluster` (a standalone LocalCluster, see `cluster.ts`), `gen` (generators, see
- * `gen.ts`), `help`. Exit codes: 0 done,
+ * Commands: `cluster` (a standalone LocalCluster, see `cluster.ts`), `dev` (an operator module
+ * run with the dashboard, see `dev.ts`), `gen` (generators, see `gen.ts`), `help`. Exit codes: 0 done,
  * 1 the command failed, 2 a bad command line (the message and the usage go to stderr).
  *
  * @module
@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CLUSTER_USAGE, parseClusterArgs, runCluster } from "./cluster.ts";
+import { DEV_USAGE, DevError, parseDevArgs, runDev } from "./dev.ts";
 import { genUsage, runGen } from "./gen.ts";
 import { UsageError } from "./usage-error.ts";
 import { GenerateError } from "./operator-module.ts";
@@ -20,6 +21,7 @@ const USAGE = `usage: operator-runtime <command> [options]
 
 commands:
   cluster    run a standalone LocalCluster and write its kubeconfig
+  dev        run an operator module on LocalCluster with the live dashboard
   gen        generate TypeScript types, RBAC or deployment manifests
   help       print this help
 
@@ -62,6 +64,16 @@ async function main(args: readonly string[]): Promise<number> {
         else await runCluster(options);
         return 0;
       }
+      case "dev": {
+        usage = DEV_USAGE;
+        const options = parseDevArgs(rest);
+        if (!options) {
+          console.log(DEV_USAGE);
+          return 0;
+        }
+        exitWhenFlushed = true; // the user's module may hold handles open (timers, sockets)
+        return await runDev(options);
+      }
       case "gen":
         usage = genUsage();
         exitWhenFlushed = true; // a user's module may hold handles open (timers, sockets) after import
@@ -70,7 +82,7 @@ async function main(args: readonly string[]): Promise<number> {
         throw new UsageError(command.startsWith("-") ? `unknown option "${command}"` : `unknown command "${command}"`);
     }
   } catch (err) {
-    if (err instanceof GenerateError) {
+    if (err instanceof GenerateError || err instanceof DevError) {
       console.error(`operator-runtime: ${err.message}`);
       return 1;
     }

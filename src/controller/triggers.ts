@@ -3,6 +3,7 @@
  * the work queue until a worker takes it (the answer to "why did my controller reconcile?").
  */
 import type { KubeObject } from "../client/types.ts";
+import { checkObject } from "../util/check-args.ts";
 
 /**
  * What queued a key:
@@ -67,6 +68,8 @@ const VOLATILE_METADATA = new Set(["resourceVersion", "managedFields", "generati
  * ```
  */
 export function changedParts(oldObj: KubeObject, obj: KubeObject): string[] {
+  checkObject("changedParts(oldObj, obj)", "oldObj", oldObj, "a Kubernetes object (the old state)");
+  checkObject("changedParts(oldObj, obj)", "obj", obj, "a Kubernetes object (the new state)");
   const parts: string[] = [];
   if (!metadataEqual(oldObj.metadata ?? {}, obj.metadata ?? {})) parts.push("metadata");
   const keys = new Set([...Object.keys(oldObj), ...Object.keys(obj)]);
@@ -123,6 +126,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  * ```
  */
 export function describeTrigger(t: Trigger): string {
+  checkObject("describeTrigger(trigger)", "trigger", t, "a trigger ({ reason, … })");
   if (t.reason !== "event") return t.delayMs !== undefined ? `${t.reason} ${t.delayMs} ms` : t.reason;
   const name = t.namespace ? `${t.namespace}/${t.name}` : t.name;
   const changed = t.changed?.length ? ` (${t.changed.join(", ")})` : "";
@@ -143,6 +147,7 @@ export function describeTrigger(t: Trigger): string {
  * ```
  */
 export function triggerMetricReason(t: Trigger): string {
+  checkObject("triggerMetricReason(trigger)", "trigger", t, "a trigger ({ reason, … })");
   if (t.reason !== "event") return t.reason;
   if (t.initial) return "initial-list";
   return (t.event ?? "event").toLowerCase();

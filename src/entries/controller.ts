@@ -21,7 +21,10 @@
  * @module
  */
 export { Controller, requestFor, ownerRequests } from "../controller/controller.ts";
-export type { ControllerOptions, ControllerSharding, InformerSource, MapFunc, WatchOptions, WatchRole } from "../controller/controller.ts";
+export type { ControllerOptions, ControllerPlan, ControllerSharding, InformerSource, MapFunc, WatchOptions, WatchRole } from "../controller/controller.ts";
+export { changedParts, describeTrigger, triggerMetricReason, TRIGGER_REASONS } from "../controller/triggers.ts";
+export type { Trigger, TriggerReason } from "../controller/triggers.ts";
+export type { ControllerObserver, ObservedWrite, ReconcileEnd, ReconcileRun } from "../controller/observer.ts";
 export { Action, keyOf, requestOf } from "../controller/reconciler.ts";
 export type { Request, Reconciler, ReconcileContext } from "../controller/reconciler.ts";
 export { mapByLabel } from "../controller/map-funcs.ts";
@@ -38,12 +41,13 @@ export type { FinalizerHandlers, FinalizerClient } from "../controller/finalizer
 export { generationChanged, labelsChanged, resourceVersionChanged, hasLabels, and, or } from "../controller/predicates.ts";
 export type { Predicate } from "../controller/predicates.ts";
 export { WorkQueue } from "../controller/work-queue.ts";
-export type { WorkQueueOptions } from "../controller/work-queue.ts";
+export type { WorkQueueOptions, WorkQueueSnapshot } from "../controller/work-queue.ts";
 export type { Clock } from "../util/clock.ts";
 export * from "../controller/rate-limiter.ts";
 export type { MetricsProvider, WorkQueueMetrics, ControllerMetrics } from "../controller/metrics-hooks.ts";
 export { Manager, ControllerRegistration } from "../manager/manager.ts";
 export type { ManagerOptions, LeaderElectionOptions } from "../manager/manager.ts";
+export type { DashboardOptions } from "../dashboard/server.ts";
 export { LeaderElector } from "../lease/leader-election.ts";
 export type { LeaderElectorOptions, StoppedLeadingReason } from "../lease/leader-election-options.ts";
 export { Metrics } from "../manager/metrics.ts";

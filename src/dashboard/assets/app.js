@@ -1394,7 +1394,9 @@ function connect() {
   es.addEventListener("error", () => {
     setLive("reconnecting", "○ reconnecting…");
     if (es.readyState === EventSource.CLOSED) {
-      // the browser gave up (a non-stream answer): try again with a backoff
+      // the browser gave up (a non-stream answer, e.g. too many pages follow the stream): show a
+      // snapshot meanwhile, and try again with a backoff
+      if (!store.state) getJSON("/api/state").then(onHello, () => undefined);
       retry = Math.min(retry + 1, 5);
       window.setTimeout(connect, 500 * 2 ** retry);
     }
