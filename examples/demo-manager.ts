@@ -10,9 +10,10 @@ import type { KubeObject, Logger } from "../src/index.ts";
 import type { ExampleOperator } from "./example.ts";
 import { installCrds } from "./example.ts";
 import { operator as greeting } from "./greeting/operator.ts";
-import { operator as streams } from "./streams/operator.ts";
-import { operator as pinot } from "./pinot/operator.ts";
-import { operator as replicaset } from "./replicaset/operator.ts";
+import { Greeting } from "./greeting/kinds.ts";
+import { operator as streams, Job } from "./streams/operator.ts";
+import { operator as pinot, Pinot } from "./pinot/operator.ts";
+import { operator as replicaset, PodSet } from "./replicaset/operator.ts";
 import { registerGreetingWebhook } from "./greeting/webhook.ts";
 import { registerPodSetConversion } from "./replicaset/conversion.ts";
 
@@ -70,6 +71,28 @@ export async function applyDemoSamples(client: ResourceClient, applied: (example
       const obj = { ...sample, metadata: { ...sample.metadata, namespace: sample.metadata?.namespace ?? DEMO_NAMESPACE } };
       await client.apply(obj);
       applied(e, obj);
+    }
+  }
+}
+
+/**
+ * What the demo waits for before its walkthrough, each with a check: the greetings say hello,
+ * the streams Job runs, the Pinot cluster is Ready, the PodSets have their replicas.
+ */
+export const DEMO_CONVERGED: readonly { what: string; check: (client: ResourceClient) => Promise<boolean> }[] = [
+  { what: "the greetings to say hello", check: async (c) => (await c.list(Greeting, { namespace: DEMO_NAMESPACE })).items.every((g) => g.status?.message) },
+  { what: "the streams Job to run", check: async (c) => (await c.list(Job, { namespace: DEMO_NAMESPACE })).items.every((j) => j.status?.phase === "Running") },
+  { what: "the Pinot cluster to be Ready", check: async (c) => (await c.list(Pinot, { namespace: DEMO_NAMESPACE })).items.every((p) => p.status?.phase === "Ready") },
+  { what: "the PodSets to be ready", check: async (c) => (await c.list(PodSet, { namespace: DEMO_NAMESPACE })).items.every((p) => p.status?.readyReplicas === p.spec.replicas) },
+];
+
+/** Resolves once every {@link DEMO_CONVERGED} check passes (polling every 50 ms), or rejects after `timeoutMs` naming what did not happen. */
+export async function demoConverged(client: ResourceClient, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const { what, check } of DEMO_CONVERGED) {
+    while (!(await check(client))) {
+      if (Date.now() > deadline) throw new Error(`the demo did not converge within ${timeoutMs} ms: waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 }

@@ -21,7 +21,7 @@ import { ProcessingElement, Job } from "./streams/operator.ts";
 import { Pinot, nodeConfigPatch } from "./pinot/operator.ts";
 import { PodSet } from "./replicaset/operator.ts";
 import { Greeting, Person } from "./greeting/kinds.ts";
-import { DEMO_EXAMPLES as EXAMPLES, DEMO_NAMESPACE as NS, applyDemoSamples, startDemoManager } from "./demo-manager.ts";
+import { DEMO_CONVERGED, DEMO_EXAMPLES as EXAMPLES, DEMO_NAMESPACE as NS, applyDemoSamples, startDemoManager } from "./demo-manager.ts";
 
 const once = process.argv.includes("--once");
 
@@ -65,11 +65,7 @@ try {
   await applyDemoSamples(client, (e, obj) => console.log(`  ${e.name.padEnd(10)} applied ${obj.kind}/${obj.metadata?.namespace}/${obj.metadata?.name}`));
 
   section("Waiting for every operator to converge");
-  await until("the greetings to say hello", async () => (await client.list(Greeting, { namespace: NS })).items.every((g) => g.status?.message));
-  await until("the streams Job to run", async () => (await client.list(Job, { namespace: NS })).items.every((j) => j.status?.phase === "Running"));
-  await until("the Pinot cluster to be Ready", async () => (await client.list(Pinot, { namespace: NS })).items.every((p) => p.status?.phase === "Ready"));
-  await until("the PodSets to be ready", async () =>
-    (await client.list(PodSet, { namespace: NS })).items.every((s) => s.status?.readyReplicas === s.spec.replicas));
+  for (const { what, check } of DEMO_CONVERGED) await until(what, async () => check(client));
   console.log("  all converged");
 
   section("What the operators created (namespace default)");

@@ -571,20 +571,24 @@ export class Controller implements Runnable {
     const informer = this.#options.source.informer(w.kind, { ...(w.namespace ? { namespace: w.namespace } : {}), role });
     const pass = (e: Parameters<Predicate>[0]) => (w.predicates ?? []).every((p) => p(e));
     const kind = { apiVersion: w.kind.apiVersion, kind: w.kind.kind };
-    const enqueue = (event: "ADDED" | "MODIFIED" | "DELETED", obj: KubeObject, oldObj?: KubeObject, initial?: boolean, mapped: KubeObject = obj) => {
-      for (const r of map(mapped)) {
+    const enqueue = (event: "ADDED" | "MODIFIED" | "DELETED", obj: KubeObject, oldObj?: KubeObject, initial?: boolean, skip?: ReadonlySet<string>) => {
+      const keys = new Set<string>();
+      for (const r of map(event === "MODIFIED" && skip ? oldObj! : obj)) {
         const key = keyOf(r);
+        if (skip?.has(key) || keys.has(key)) continue;
+        keys.add(key);
         const self = this.#echoes(kind, obj, key, event === "DELETED");
         this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true, self), self);
       }
+      return keys;
     };
     this.#unsubscribe.push(informer.addEventHandler({
       add: (obj, initial) => pass({ type: "add", obj }) && enqueue("ADDED", obj, undefined, initial),
       update: (oldObj, obj) => {
         if (!pass({ type: "update", obj, oldObj })) return;
-        enqueue("MODIFIED", obj, oldObj);
+        const now = enqueue("MODIFIED", obj, oldObj);
         // The keys the object mapped to before the change (a label moved, an owner changed) run too.
-        enqueue("MODIFIED", obj, oldObj, false, oldObj);
+        enqueue("MODIFIED", obj, oldObj, false, now);
       },
       delete: (obj) => pass({ type: "delete", obj }) && enqueue("DELETED", obj),
       caughtUp: () => this.#release(),
