@@ -14,7 +14,8 @@ const MAX_VALUE_CHARS = 2000;
 
 /**
  * The operations that turn `before` into `after` (either may be undefined: a create, a
- * delete). Arrays of equal length are compared item by item, others replaced whole. A
+ * delete). A field added or removed whole is listed leaf by leaf (an array is one leaf);
+ * arrays of equal length are compared item by item, others replaced whole. A
  * Secret's `data` and `stringData` values are replaced by their length. At most 200
  * operations; long values are cut.
  *
@@ -61,12 +62,14 @@ function clean(obj: unknown, secret: boolean): unknown {
 function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
   if (ops.length > MAX_OPS) return;
   if (a === b) return;
-  if (a === undefined) {
-    ops.push({ op: "add", path: path || "/", value: b });
-    return;
-  }
-  if (b === undefined) {
-    ops.push({ op: "remove", path: path || "/", old: a });
+  if (a === undefined || b === undefined) {
+    // A field added or removed whole: one operation per leaf, so a created object reads field by field.
+    const whole = a === undefined ? b : a;
+    if (isPlainObject(whole) && Object.keys(whole).length > 0) {
+      for (const k of Object.keys(whole).sort()) walk(a === undefined ? undefined : whole[k], a === undefined ? whole[k] : undefined, `${path}/${escape(k)}`, ops);
+      return;
+    }
+    ops.push(a === undefined ? { op: "add", path: path || "/", value: b } : { op: "remove", path: path || "/", old: a });
     return;
   }
   const bothArrays = Array.isArray(a) && Array.isArray(b);

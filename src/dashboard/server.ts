@@ -100,8 +100,9 @@ export class DashboardServer {
   #url = "";
   #ticker: NodeJS.Timeout | undefined;
   #plans: Promise<unknown> = Promise.resolve();
-  /** Informer → events seen at the last tick, and when they last changed. */
-  readonly #informerSeen = new WeakMap<SharedInformer, { events: number; at?: number }>();
+  /** Informer → when it last delivered an event (its handler, added when first shown). */
+  readonly #lastEvents = new WeakMap<SharedInformer, { at?: number; stop: () => void }>();
+  readonly #stopHandlers: (() => void)[] = [];
 
   constructor(options: { source: DashboardSource; recorder: DashboardRecorder; port?: number; host?: string; logger?: Logger }) {
     this.#source = options.source;
@@ -147,6 +148,7 @@ export class DashboardServer {
     const server = this.#server;
     this.#server = undefined;
     this.#stopTicker();
+    for (const stop of this.#stopHandlers.splice(0)) stop();
     for (const res of this.#streams) res.end();
     this.#streams.clear();
     if (!server) return;
@@ -337,14 +339,25 @@ export class DashboardServer {
     });
   }
 
+  /** When `informer` last delivered an event (a handler, registered the first time it is asked, notes it). */
+  #lastEventOf(informer: SharedInformer): number | undefined {
+    let seen = this.#lastEvents.get(informer);
+    if (!seen) {
+      const entry: { at?: number; stop: () => void } = { stop: () => undefined };
+      const note = () => void (entry.at = Date.now());
+      entry.stop = informer.addEventHandler({ add: (_obj, initial) => !initial && note(), update: note, delete: note });
+      this.#lastEvents.set(informer, entry);
+      this.#stopHandlers.push(entry.stop);
+      seen = entry;
+    }
+    return seen.at;
+  }
+
   #informers(): InformerView[] {
-    const now = Date.now();
     return this.#source.informers().map((i) => {
       const objects = i.list();
       const events = i.eventsReceived;
-      const seen = this.#informerSeen.get(i);
-      const at = !seen ? undefined : seen.events !== events ? now : seen.at;
-      this.#informerSeen.set(i, { events, ...(at !== undefined ? { at } : {}) });
+      const at = this.#lastEventOf(i);
       const stats = i.stats;
       return {
         apiVersion: i.kind.apiVersion, kind: i.kind.kind, namespace: i.namespace ?? "", synced: i.hasSynced(), stale: i.isStale(),
