@@ -11,16 +11,23 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { DashboardOptions } from "../dashboard/server.ts";
 import type { KubeObject } from "../kinds/kube-object.ts";
 import type { Manager } from "../manager/manager.ts";
-import { AlreadyExistsError, OperatorRuntimeError } from "../errors.ts";
+import { AlreadyExistsError, NotFoundError, OperatorRuntimeError } from "../errors.ts";
 import { loadOperatorModule } from "./operator-module.ts";
 import { UsageError } from "./usage-error.ts";
 
-/** `operator-runtime dev --help`. */
+/**
+ * `operator-runtime dev --help`.
+ *
+ * @example
+ * ```ts
+ * console.log(DEV_USAGE); // usage: operator-runtime dev <operator-module> [--dashboard-port N] …
+ * ```
+ */
 export const DEV_USAGE = `usage: operator-runtime dev <operator-module> [--dashboard-port N] [--kubeconfig PATH | --cluster existing] [--install-crds]
 
 Runs your operator for development with the live dashboard on, until Ctrl-C (SIGINT) or SIGTERM:
 starts LocalCluster (an embedded Kubernetes API server on 127.0.0.1, Pods run and workloads
-report ready), writes its kubeconfig to ./.tmp/kubeconfig, installs the CRDs the module exports,
+report ready), writes its kubeconfig to ./.tmp/dev-kubeconfig, installs the CRDs the module exports,
 builds the Manager from the module, starts it and prints "dashboard: <url>".
 
 <operator-module> (.ts, .js or .mjs) exports its Manager as \`manager\` or default (a Manager, or
@@ -38,7 +45,15 @@ options:
   --install-crds      with an existing cluster, apply the module's crds first (server-side apply)
   -h, --help          print this help`;
 
-/** What `operator-runtime dev` was asked to do. */
+/**
+ * What `operator-runtime dev` was asked to do ({@link parseDevArgs} reads it from the command line).
+ *
+ * @example
+ * ```ts
+ * const options: DevCommandOptions = { module: "./operator.ts", dashboardPort: 0, cluster: "local",
+ *   installCrds: true, localKubeconfigPath: "/home/me/op/.tmp/dev-kubeconfig" };
+ * ```
+ */
 export interface DevCommandOptions {
   /** The operator module's path, as given. */
   module: string;
@@ -57,6 +72,11 @@ export interface DevCommandOptions {
 /**
  * A failure of `operator-runtime dev` that is not the command line's fault (the dashboard's
  * port taken, a CRD refused): the CLI prints the message alone and exits 1.
+ *
+ * @example
+ * ```ts
+ * throw new DevError("the dashboard's port 8089 is in use: pass --dashboard-port 0 for a free port");
+ * ```
  */
 export class DevError extends OperatorRuntimeError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -76,7 +96,7 @@ export class DevError extends OperatorRuntimeError {
  * ```ts
  * parseDevArgs(["./operator.ts", "--dashboard-port", "0"]);
  * // { module: "./operator.ts", dashboardPort: 0, cluster: "local", installCrds: true,
- * //   localKubeconfigPath: "/current/dir/.tmp/kubeconfig" }
+ * //   localKubeconfigPath: "/current/dir/.tmp/dev-kubeconfig" }
  * ```
  */
 export function parseDevArgs(args: readonly string[]): DevCommandOptions | undefined {
@@ -117,7 +137,7 @@ export function parseDevArgs(args: readonly string[]): DevCommandOptions | undef
     cluster,
     ...(values.kubeconfig !== undefined ? { kubeconfig: resolve(values.kubeconfig) } : {}),
     installCrds: cluster === "local" || values["install-crds"],
-    localKubeconfigPath: resolve(".tmp/kubeconfig"),
+    localKubeconfigPath: resolve(".tmp/dev-kubeconfig"),
   };
 }
 
@@ -188,7 +208,7 @@ export async function runDev(options: DevCommandOptions, print: (line: string) =
 /** Brings everything up, recording in `running` what must be stopped. */
 async function start(options: DevCommandOptions, print: (line: string) => void, running: { cluster?: { stop(): Promise<void> }; manager?: Manager }): Promise<void> {
   let kubeConfig: KubeConfig;
-  let clusterNamespaces = false;
+  let local: { requests: { total: number } } | undefined;
   if (options.cluster === "local") {
     // Loaded here, through the testing entry point: the SDK never pulls in LocalCluster.
     const { LocalCluster } = await import("../testing/index.ts");
@@ -198,7 +218,7 @@ async function start(options: DevCommandOptions, print: (line: string) => void, 
     running.cluster = cluster;
     process.env.KUBECONFIG = path;
     kubeConfig = cluster.kubeConfig;
-    clusterNamespaces = true;
+    local = cluster;
     print(`LocalCluster listening on ${cluster.url} (workloads simulated)`);
     print(`kubeconfig: ${path}`);
     print(`try: export KUBECONFIG=${path}; kubectl get namespaces`);
@@ -218,6 +238,7 @@ async function start(options: DevCommandOptions, print: (line: string) => void, 
 
   const loaded = await loadOperatorModule(options.module);
   const mgr = loaded.manager;
+  await checkReachesCluster(mgr, options.module, local);
   const { ResourceClient } = await import("../client/resource-client.ts");
   const client = new ResourceClient({ kubeConfig, fieldManager: "operator-runtime-dev" });
   if (options.installCrds && loaded.crds.length) {
@@ -226,10 +247,16 @@ async function start(options: DevCommandOptions, print: (line: string) => void, 
   } else if (loaded.crds.length) {
     print(`CRDs not installed (the module exports ${loaded.crds.length}; pass --install-crds to apply them)`);
   }
-  // LocalCluster has only default, kube-system, kube-public and kube-node-lease: the Lease's
-  // namespace must exist for the Manager to lead.
-  if (clusterNamespaces) {
-    for (const ns of new Set([mgr.leaderElection?.namespace, mgr.sharding?.namespace])) if (ns) await ensureNamespace(client, ns);
+  // The Lease's namespace must exist for the Manager to lead (or join its ring). LocalCluster
+  // has only default, kube-system, kube-public and kube-node-lease: made here; an existing
+  // cluster is not changed, a warning says what to do.
+  for (const ns of new Set([mgr.leaderElection?.namespace, mgr.sharding?.namespace])) {
+    if (!ns) continue;
+    if (local) await ensureNamespace(client, ns);
+    else if (!(await namespaceExists(client, ns))) {
+      console.error(`operator-runtime: warning: namespace ${ns} (of the Manager's Lease) does not exist on this cluster; `
+        + `the Manager will not reconcile until it does (kubectl create namespace ${ns})`);
+    }
   }
 
   const configured = configuredDashboard(mgr);
@@ -246,6 +273,23 @@ async function start(options: DevCommandOptions, print: (line: string) => void, 
         + "pass --dashboard-port 0 for a free port, or --dashboard-port N for another one", { cause: err });
     }
     throw err;
+  }
+}
+
+/**
+ * Reads namespace \`default\` through the Manager's own client: fails clearly when its KubeConfig
+ * has no cluster, or (with LocalCluster) points at another cluster than the one started here.
+ */
+async function checkReachesCluster(mgr: Manager, module: string, local: { requests: { total: number } } | undefined): Promise<void> {
+  const before = local?.requests.total ?? 0;
+  const fix = "load its KubeConfig with kubeConfig.loadFromDefault(), which reads KUBECONFIG";
+  try {
+    await mgr.client.get({ apiVersion: "v1", kind: "Namespace", name: "default" }, { timeoutMs: 10_000 });
+  } catch (err) {
+    throw new DevError(`${module}: its Manager cannot reach the cluster (${(err as Error).message}); ${fix}`, { cause: err });
+  }
+  if (local && local.requests.total === before) {
+    throw new DevError(`${module}: its Manager talks to another cluster than LocalCluster (its KubeConfig does not come from KUBECONFIG); ${fix}`);
   }
 }
 
@@ -277,6 +321,16 @@ async function installCrds(client: Client, crds: readonly KubeObject[]): Promise
       }
       await new Promise((r) => setTimeout(r, 200));
     }
+  }
+}
+
+/** Whether the namespace `name` exists (true when that cannot be told: the Manager will say). */
+async function namespaceExists(client: Client, name: string): Promise<boolean> {
+  try {
+    await client.get({ apiVersion: "v1", kind: "Namespace", name });
+    return true;
+  } catch (err) {
+    return !(err instanceof NotFoundError);
   }
 }
 

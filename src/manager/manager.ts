@@ -413,6 +413,11 @@ export class Manager {
     return this;
   }
 
+  /** The dashboard's options as set by {@link Manager.dashboard} or `ManagerOptions.dashboard`; undefined while it is off. */
+  get dashboardOptions(): Readonly<DashboardOptions> | undefined {
+    return this.#dashboardOptions;
+  }
+
   /** The dashboard's URL (`http://127.0.0.1:PORT/`) once the Manager has started with it on; undefined otherwise. */
   get dashboardUrl(): string | undefined {
     return this.#dashboard?.url || undefined;
