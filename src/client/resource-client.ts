@@ -356,7 +356,7 @@ export class ResourceClient {
     };
     const ended = writeGate?.observe ? observeWrite(writeGate.observe, {
       verb, apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "", dryRun: query?.get("dryRun") === "All",
-      ...(ns !== undefined ? { namespace: ns } : {}), ...(name !== undefined ? { name } : {}),
+      ...(ns !== undefined ? { namespace: ns } : {}), ...(recorded !== undefined ? { name: recorded } : {}),
       ...(extra.subresource ? { subresource: extra.subresource } : {}),
     }) : undefined;
     if (!ended) return (await this.#transport.send(req)).body as KubeObject | undefined;

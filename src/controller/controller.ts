@@ -85,15 +85,25 @@ const GATE_RECHECK_MS = 1000;
 /** Objects whose last write by a run is remembered (to tell an event that echoes it); the oldest are forgotten. */
 const OWN_WRITES_KEPT = 20_000;
 
-/** A cause of a queued key, its trigger made only when the key runs. */
-interface PendingCause {
+/** One cause of a queued key: its trigger, made only when the key runs, and whether it echoes the key's own write. */
+interface Cause {
   make: () => Trigger;
-  /** The cause is the echo of the key's own write (a later cause that is not replaces it). */
-  self: boolean;
+  /** Asked when the key runs: by then every write of its previous run has been answered and remembered. */
+  echo?: () => boolean;
+}
+
+/** The causes of a queued key (the first few kept), when the first came, and how many came. */
+interface PendingCause {
+  causes: Cause[];
   /** Epoch ms of the first cause. */
   at: number;
   count: number;
 }
+
+/** Causes kept per queued key to choose the trigger from (the others are only counted). */
+const CAUSES_KEPT = 16;
+/** resourceVersions remembered per object written (a run may write one object more than once). */
+const VERSIONS_KEPT = 4;
 
 /** A delayed add's cause: brought when the delay is over. */
 interface DelayedCause {
@@ -305,6 +315,8 @@ export class Controller implements Runnable {
   readonly #overdue = new Set<string>();
   #active = 0;
   #started = false;
+  /** The caches synced and the workers run (a plan needs both). */
+  #running = false;
   /** Sharded: the buckets whose keys run here, their abort controllers, and their running reconciles. */
   readonly #served = new Set<number>();
   readonly #bucketAborts = new Map<number, AbortController>();
@@ -315,7 +327,7 @@ export class Controller implements Runnable {
   /** Delayed adds (requeue, retry, recheck): the cause each brings when due. */
   readonly #delayed = new Map<string, DelayedCause>();
   /** Objects written by runs → the key of the run and the resourceVersion answered ("" once deleted). */
-  readonly #ownWrites = new Map<string, { key: string; rv: string }>();
+  readonly #ownWrites = new Map<string, { key: string; rvs: string[] }>();
   /** Keys whose latest runs were triggered by their own write and wrote again: how many in a row. */
   readonly #chains = new Map<string, number>();
   readonly #observers = new Set<ControllerObserver>();
@@ -365,6 +377,7 @@ export class Controller implements Runnable {
     const workers = o.maxConcurrentReconciles ?? 1;
     this.#metrics.maxConcurrentReconciles(workers);
     for (let i = 0; i < workers; i++) this.#workers.push(this.#worker());
+    this.#running = true;
     this.#log.info("started", { workers });
   }
 
@@ -577,8 +590,7 @@ export class Controller implements Runnable {
         const key = keyOf(r);
         if (skip?.has(key) || keys.has(key)) continue;
         keys.add(key);
-        const self = this.#echoes(kind, obj, key, event === "DELETED");
-        this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true, self), self);
+        this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true), () => this.#echoes(kind, obj, key, event === "DELETED"));
       }
       return keys;
     };
@@ -598,20 +610,18 @@ export class Controller implements Runnable {
   }
 
   /**
-   * Queues `key` with a cause (made into a trigger when the key runs). The first cause is kept,
-   * unless it is the echo of the key's own write and this one is not: a run is attributed to
-   * its own write only when nothing else asked for it.
+   * Queues `key` with a cause (made into a trigger when the key runs: the first cause that is
+   * not the echo of the key's own write; a run is attributed to its own write only when nothing
+   * else asked for it).
    */
-  #cause(key: string, make: () => Trigger, self = false): void {
+  #cause(key: string, make: () => Trigger, echo?: () => boolean): void {
     if (this.queue.isShuttingDown()) return;
+    const cause: Cause = echo ? { make, echo } : { make };
     const pending = this.#causes.get(key);
-    if (!pending) this.#causes.set(key, { make, self, at: Date.now(), count: 1 });
+    if (!pending) this.#causes.set(key, { causes: [cause], at: Date.now(), count: 1 });
     else {
       pending.count++;
-      if (pending.self && !self) {
-        pending.make = make;
-        pending.self = false;
-      }
+      if (pending.causes.length < CAUSES_KEPT) pending.causes.push(cause);
     }
     this.queue.add(key);
   }
@@ -630,16 +640,18 @@ export class Controller implements Runnable {
   }
 
   /** Takes the cause of a run of `key`: the first queued since its last run (a delayed add that fell due counts by when it fell due). */
-  #takeCause(key: string): { trigger: Trigger; triggers: number; queuedAt: number } {
+  #takeCause(key: string): TakenCause {
     const pending = this.#causes.get(key);
     this.#causes.delete(key);
     const delayed = this.#delayed.get(key);
-    const due = delayed !== undefined && delayed.dueAt <= this.#clock.now();
+    // Due once the queue no longer holds it back (its timer fired, maybe a little early).
+    const due = delayed !== undefined && !this.queue.isWaiting(key);
     if (due) this.#delayed.delete(key);
-    if (due && (!pending || pending.self || delayed.dueEpoch <= pending.at)) {
+    const chosen = pending ? chooseCause(pending.causes) : undefined;
+    if (delayed && (!pending || (due && (chosen!.self || delayed.dueEpoch <= pending.at)))) {
       return { trigger: delayed.trigger, triggers: 1 + (pending?.count ?? 0), queuedAt: Math.min(delayed.dueEpoch, Date.now()) };
     }
-    if (pending) return { trigger: pending.make(), triggers: pending.count + (due ? 1 : 0), queuedAt: pending.at };
+    if (pending) return { trigger: chosen!.trigger, triggers: pending.count + (due ? 1 : 0), queuedAt: pending.at };
     return { trigger: { reason: "manual" }, triggers: 1, queuedAt: Date.now() };
   }
 
@@ -648,7 +660,7 @@ export class Controller implements Runnable {
     if (this.#ownWrites.size === 0) return false;
     const own = this.#ownWrites.get(objectKey(kind, obj.metadata?.namespace, obj.metadata?.name));
     if (!own || own.key !== key) return false;
-    return deleted ? own.rv === "" : own.rv === obj.metadata?.resourceVersion;
+    return own.rvs.includes(deleted ? "" : (obj.metadata?.resourceVersion ?? "-"));
   }
 
   /** Remembers a write of a run of `key` (to tell its echo); forgets the oldest past the limit. */
@@ -659,8 +671,10 @@ export class Controller implements Runnable {
     const k = objectKey(write, write.namespace, name);
     const rv = write.verb === "delete" && !end.answer?.metadata?.deletionTimestamp ? "" : end.answer?.metadata?.resourceVersion;
     if (rv === undefined) return;
+    const own = this.#ownWrites.get(k);
+    const rvs = own?.key === key ? [...own.rvs.slice(1 - VERSIONS_KEPT), rv] : [rv];
     this.#ownWrites.delete(k);
-    this.#ownWrites.set(k, { key, rv });
+    this.#ownWrites.set(k, { key, rvs });
     if (this.#ownWrites.size > OWN_WRITES_KEPT) this.#ownWrites.delete(this.#ownWrites.keys().next().value!);
   }
 
@@ -740,7 +754,7 @@ export class Controller implements Runnable {
    */
   async plan(request: Request, options: { signal?: AbortSignal } = {}): Promise<ControllerPlan> {
     checkObject("Controller.plan(request)", "request", request, "a request ({ namespace, name })");
-    if (!this.#started || this.queue.isShuttingDown()) {
+    if (!this.#running || this.queue.isShuttingDown()) {
       throw new OperatorRuntimeError(`controller ${this.name}: plan() needs a running controller (its caches). Fix: start the Manager first; on a standby replica, ask the leader`);
     }
     const key = keyOf(request);
@@ -762,7 +776,14 @@ export class Controller implements Runnable {
     const hooks = { plan: true, builderResult: (owner: KubeObject, result: BuilderResult) => void builder.push({ owner, result }) };
     let end: ReconcileEnd;
     try {
-      const result = (await runWithWriteGate(gate, () => runWithHooks(hooks, () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal, dryRun: true })))) ?? {};
+      // A reconciler that ignores its signal does not hold the plan past the timeout.
+      const running = Promise.resolve().then(() => runWithWriteGate(gate, () => runWithHooks(hooks, () => this.#options.reconcile(requestOf(key), { log, reconcileID, signal, dryRun: true }))));
+      const aborted = new Promise<never>((_, reject) => {
+        const fail = () => reject(new OperatorRuntimeError(`plan of ${key} ended after ${timeoutMs} ms (reconcileTimeoutMs) or was aborted: the reconciler did not return`, { cause: signal.reason }));
+        if (signal.aborted) fail();
+        else signal.addEventListener("abort", fail, { once: true });
+      });
+      const result = (await Promise.race([running, aborted])) ?? {};
       const requeueAfter = result.requeueAfter !== undefined && result.requeueAfter >= 0 ? result.requeueAfter : undefined;
       end = {
         outcome: requeueAfter !== undefined ? "requeue-after" : result.requeue ? "requeue" : "done",
@@ -984,15 +1005,21 @@ function logTrigger(t: Trigger, triggers: number): Record<string, unknown> {
 }
 
 /** The trigger of a watch event (what changed is worked out only when the key runs). */
-function eventTrigger(event: "ADDED" | "MODIFIED" | "DELETED", role: WatchRole, kind: PlainKindRef, obj: KubeObject, oldObj: KubeObject | undefined, initial: boolean, self: boolean): Trigger {
+function eventTrigger(event: "ADDED" | "MODIFIED" | "DELETED", role: WatchRole, kind: PlainKindRef, obj: KubeObject, oldObj: KubeObject | undefined, initial: boolean): Trigger {
   const m = obj.metadata ?? {};
   return {
     reason: "event", event, role, apiVersion: kind.apiVersion, kind: kind.kind,
     ...(m.namespace ? { namespace: m.namespace } : {}), name: m.name ?? "",
     ...(event === "MODIFIED" && oldObj ? { changed: changedParts(oldObj, obj) } : {}),
     ...(initial ? { initial: true } : {}),
-    ...(self ? { self: true } : {}),
   };
+}
+
+/** The trigger of a run from its causes: the first that does not echo the key's own write, else the first (marked `self`). */
+function chooseCause(causes: readonly Cause[]): { trigger: Trigger; self: boolean } {
+  const other = causes.find((c) => !c.echo?.());
+  if (other) return { trigger: other.make(), self: false };
+  return { trigger: { ...causes[0]!.make(), self: true }, self: true };
 }
 
 /** The API group of an apiVersion ("" for the core group). */

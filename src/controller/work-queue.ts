@@ -229,6 +229,11 @@ export class WorkQueue {
     return { depth: this.#dirty.size, ready: this.len(), processing: this.#processing.size, delayed: this.#waiting.size, keys };
   }
 
+  /** Whether a delayed add of `key` (`addAfter`, `addRateLimited`) is still pending. */
+  isWaiting(key: string): boolean {
+    return this.#waiting.has(key);
+  }
+
   /** Whether `shutDown` or `shutDownWithDrain` was called. */
   isShuttingDown(): boolean {
     return this.#shuttingDown;

@@ -25,23 +25,32 @@ const MAX_VALUE_CHARS = 2000;
  * ```
  */
 export function objectDiff(before: unknown, after: unknown): DiffOp[] {
-  const ops: DiffOp[] = [];
+  const ops: Ops = { list: [], total: 0 };
   const secret = isSecret(before) || isSecret(after);
-  walk(clean(before, secret), clean(after, secret), "", ops);
-  if (ops.length > MAX_OPS) {
-    const left = ops.length - MAX_OPS + 1;
-    ops.length = MAX_OPS - 1;
-    ops.push({ op: "replace", path: "", value: `… ${left} more changes left out` });
+  walk(clean(before, secret, undefined), clean(after, secret, before), "", ops);
+  const list = ops.list;
+  if (ops.total > MAX_OPS) {
+    list.length = MAX_OPS - 1;
+    list.push({ op: "replace", path: "", value: `… ${ops.total - (MAX_OPS - 1)} more changes left out` });
   }
-  return ops.map(cut);
+  return list.map(cut);
+}
+
+/** The operations kept (the first {@link MAX_OPS}), and how many there are in all. */
+interface Ops {
+  list: DiffOp[];
+  total: number;
 }
 
 function isSecret(obj: unknown): boolean {
   return typeof obj === "object" && obj !== null && (obj as { kind?: unknown }).kind === "Secret";
 }
 
-/** A copy without volatile metadata; a Secret's values replaced by their size. */
-function clean(obj: unknown, secret: boolean): unknown {
+/**
+ * A copy without volatile metadata; a Secret's values replaced by their size (an `after` value
+ * that differs from the one in `before` says so, even when the size is the same).
+ */
+function clean(obj: unknown, secret: boolean, before: unknown): unknown {
   if (typeof obj !== "object" || obj === null) return obj;
   const copy = { ...(obj as Record<string, unknown>) };
   if (typeof copy.metadata === "object" && copy.metadata !== null) {
@@ -53,14 +62,18 @@ function clean(obj: unknown, secret: boolean): unknown {
     for (const field of ["data", "stringData"]) {
       const values = copy[field];
       if (typeof values !== "object" || values === null) continue;
-      copy[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, `(secret value, ${String(v).length} characters, hidden)`]));
+      const old = typeof before === "object" && before !== null ? (before as Record<string, unknown>)[field] : undefined;
+      const oldValues = typeof old === "object" && old !== null ? old as Record<string, unknown> : {};
+      copy[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => {
+        const changed = Object.hasOwn(oldValues, k) && oldValues[k] !== v;
+        return [k, `(secret value, ${String(v).length} characters, hidden${changed ? ", changed" : ""})`];
+      }));
     }
   }
   return copy;
 }
 
-function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
-  if (ops.length > MAX_OPS) return;
+function walk(a: unknown, b: unknown, path: string, ops: Ops): void {
   if (a === b) return;
   if (a === undefined || b === undefined) {
     // A field added or removed whole: one operation per leaf, so a created object reads field by field.
@@ -69,7 +82,7 @@ function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
       for (const k of Object.keys(whole).sort()) walk(a === undefined ? undefined : whole[k], a === undefined ? whole[k] : undefined, `${path}/${escape(k)}`, ops);
       return;
     }
-    ops.push(a === undefined ? { op: "add", path: path || "/", value: b } : { op: "remove", path: path || "/", old: a });
+    push(ops, a === undefined ? { op: "add", path: path || "/", value: b } : { op: "remove", path: path || "/", old: a });
     return;
   }
   const bothArrays = Array.isArray(a) && Array.isArray(b);
@@ -84,7 +97,13 @@ function walk(a: unknown, b: unknown, path: string, ops: DiffOp[]): void {
     return;
   }
   if (JSON.stringify(a) === JSON.stringify(b)) return;
-  ops.push({ op: "replace", path: path || "/", old: a, value: b });
+  push(ops, { op: "replace", path: path || "/", old: a, value: b });
+}
+
+/** Counts an operation; keeps it while fewer than {@link MAX_OPS} are kept. */
+function push(ops: Ops, op: DiffOp): void {
+  ops.total++;
+  if (ops.list.length < MAX_OPS) ops.list.push(op);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -6,7 +6,7 @@
 import type { KubeObject } from "../client/types.ts";
 import type { Controller } from "../controller/controller.ts";
 import type { ControllerObserver, ObservedWrite, ReconcileEnd, ReconcileRun } from "../controller/observer.ts";
-import type { BuilderResult } from "../controller/results.ts";
+import type { BuilderResult, ObjectResult } from "../controller/results.ts";
 import type { Trigger } from "../controller/triggers.ts";
 import type { RecordedEvent } from "../events/recorded-event.ts";
 import type { TappedRecord } from "../log/tap.ts";
@@ -116,7 +116,7 @@ export class DashboardRecorder {
     const observer: ControllerObserver = {
       started: (run) => this.#started(run),
       wrote: (run, write) => this.#wrote(run, write),
-      builderResult: (run, owner, result) => this.#builderPass(run.controller, run.key, owner, result, false),
+      builderResult: (run, owner, result) => this.#builderPass(run.controller, run.key, run.reconcileID, result, false),
       ended: (run, end) => this.#ended(run, end),
     };
     this.#detach.push(controller.observe(observer));
@@ -199,9 +199,9 @@ export class DashboardRecorder {
     this.#send({ type: "event", data: record });
   }
 
-  /** Records a Builder pass of a plan (shown in the owners tree as planned). */
-  planned(controller: string, key: string, owner: KubeObject, result: BuilderResult): void {
-    this.#builderPass(controller, key, owner, result, true);
+  /** Records a Builder pass of a plan (`runId`: the plan's reconcileID), shown in the owners tree as planned. */
+  planned(controller: string, key: string, runId: string, result: BuilderResult): void {
+    this.#builderPass(controller, key, runId, result, true);
   }
 
   /** The write records of observed writes (diffs computed). */
@@ -248,8 +248,16 @@ export class DashboardRecorder {
     if (record.writes.length > 0 || this.#passes.get(run.controller)?.has(run.key)) this.#send({ type: "owners", data: { controller: run.controller, key: run.key } });
   }
 
-  #builderPass(controller: string, key: string, _owner: KubeObject, result: BuilderResult, planned: boolean): void {
-    remember(this.#passes, controller, key, { at: Date.now(), planned: planned || result.dryRun, objects: result.objects });
+  /** Keeps a Builder pass of a key; the passes of one run (several Builders, by component) are merged. */
+  #builderPass(controller: string, key: string, runId: string, result: BuilderResult, planned: boolean): void {
+    const previous = this.#passes.get(controller)?.get(key);
+    let objects: readonly ObjectResult[] = result.objects;
+    if (previous?.runId === runId) {
+      const ref = (o: ObjectResult) => `${o.kind}|${o.namespace ?? ""}|${o.name}`;
+      const replaced = new Set(result.objects.map(ref));
+      objects = [...previous.objects.filter((o) => !replaced.has(ref(o))), ...result.objects];
+    }
+    remember(this.#passes, controller, key, { at: Date.now(), runId, planned: planned || result.dryRun, objects });
   }
 
   #send(message: StreamMessage): void {
@@ -275,7 +283,9 @@ function remember<V>(map: Map<string, Map<string, V>>, outer: string, key: strin
 function writeRecord(w: ObservedWrite): WriteRecord {
   const answer = w.answer;
   const after = w.verb === "delete" ? (answer?.metadata?.deletionTimestamp ? answer : undefined) : answer;
-  const diff = w.error !== undefined ? null : w.verb === "delete" && !w.before && !answer ? null : objectDiff(w.before, after ?? (w.verb === "delete" ? undefined : w.before));
+  // Unknown without the object before it (a kind the controller does not cache), but for a create.
+  const known = w.error === undefined && (w.before !== undefined || w.verb === "create");
+  const diff = known ? objectDiff(w.before, after ?? (w.verb === "delete" ? undefined : w.before)) : null;
   return {
     apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace ?? "", name: w.name ?? answer?.metadata?.name ?? "",
     verb: w.verb, ...(w.subresource ? { subresource: w.subresource } : {}),

@@ -147,6 +147,7 @@ export class DashboardServer {
   async stop(): Promise<void> {
     const server = this.#server;
     this.#server = undefined;
+    this.#url = "";
     this.#stopTicker();
     for (const stop of this.#stopHandlers.splice(0)) stop();
     for (const res of this.#streams) res.end();
@@ -170,6 +171,7 @@ export class DashboardServer {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (!this.#hostAllowed(req.headers.host)) return send(res, 403, { error: "this dashboard answers requests for this machine only (the Host header names another); open it at its URL" });
+      if (crossSite(req)) return send(res, 403, { error: "the dashboard answers its own page only, not another site's (a cross-site request)" });
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.setHeader("allow", "GET, HEAD");
         return send(res, 405, { error: `the dashboard is read-only: ${req.method} is not allowed` });
@@ -252,7 +254,7 @@ export class DashboardServer {
     } catch (err) {
       return send(res, 409, { error: (err as Error)?.message ?? String(err) });
     }
-    for (const b of plan.builder) this.recorder.planned(name, key, b.owner, b.result);
+    for (const b of plan.builder) this.recorder.planned(name, key, plan.run.reconcileID, b.result);
     const view: PlanView = {
       controller: name, key, at: plan.run.startedAt,
       writes: DashboardRecorder.writeRecords(plan.writes.filter((w) => !(w.kind === "Event" && w.apiVersion.startsWith("events.k8s.io")))),
@@ -389,6 +391,19 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(json), "cache-control": "no-store", ...SECURITY_HEADERS });
   res.end(json);
+}
+
+/** A request another site's page made (an image, a script, a fetch): browsers say so in Sec-Fetch-Site and Origin. */
+function crossSite(req: IncomingMessage): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (typeof site === "string" && site !== "same-origin" && site !== "none") return true;
+  const origin = req.headers.origin;
+  if (typeof origin !== "string" || origin === "null") return typeof origin === "string";
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
 }
 
 function isLoopback(host: string): boolean {

@@ -409,6 +409,8 @@ export class Manager {
   dashboard(options: DashboardOptions = {}): this {
     checkObject("Manager.dashboard(options)", "options", options, "an options object ({ port?, host?, timeline?, logLevel? })");
     if (this.#started) throw new OperatorRuntimeError("Manager.dashboard(): call it before start() (the dashboard starts with the Manager)");
+    const problem = dashboardOptionsProblem(options);
+    if (problem) throw new OperatorRuntimeError(`Manager.dashboard(options): ${problem}`);
     this.#dashboardOptions = { ...options };
     return this;
   }
@@ -983,6 +985,17 @@ export class ControllerRegistration {
     this.#manager.add(c);
     return c;
   }
+}
+
+/** What is wrong with dashboard options (checked here, so that a Manager loads the dashboard's modules only when it starts one). */
+function dashboardOptionsProblem(o: DashboardOptions): string | undefined {
+  const known = new Set(["port", "host", "timeline", "logLevel"]);
+  for (const k of Object.keys(o)) if (!known.has(k)) return `unknown option ${JSON.stringify(k)}; the dashboard takes port, host, timeline and logLevel`;
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) return `port must be an integer from 0 to 65535 (0 picks a free one), not ${JSON.stringify(o.port)}`;
+  if (o.host !== undefined && (typeof o.host !== "string" || o.host === "")) return `host must be an address to bind such as "127.0.0.1" (the default), not ${JSON.stringify(o.host)}`;
+  if (o.timeline !== undefined && !(Number.isInteger(o.timeline) && o.timeline >= 1)) return `timeline must be a whole number of reconciles to keep (default 5000), not ${JSON.stringify(o.timeline)}`;
+  if (o.logLevel !== undefined && !["debug", "info", "warn", "error"].includes(o.logLevel)) return `logLevel must be "debug", "info", "warn" or "error", not ${JSON.stringify(o.logLevel)}`;
+  return undefined;
 }
 
 /** `fn`, each of its runs in `scope` (see `runInReconcileScope`). */
