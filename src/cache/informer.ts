@@ -126,6 +126,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   /** Aborted by stop(): ends a start() still waiting for the first list. */
   #lifetime = new AbortController();
   #received = 0;
+  #stalls = 0;
 
   constructor(options: SharedInformerOptions<T>) {
     checkObject("new SharedInformer(options)", "options", options, "an options object ({ client, kind, … })");
@@ -212,6 +213,19 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     return this.#received;
   }
 
+  /**
+   * Times this informer went stale after its first list (its watch failed or a resume was not
+   * accepted promptly; see `isStale`). Read-only; for dashboards and metrics.
+   *
+   * @example
+   * ```ts
+   * const stalls = mgr.cache.informers().reduce((n, i) => n + i.stalls, 0);
+   * ```
+   */
+  get stalls(): number {
+    return this.#stalls;
+  }
+
   /** What the underlying reflector did (lists, watches, failures, relists). */
   get stats(): Readonly<ReflectorStats> {
     return this.#reflector.stats;
@@ -290,6 +304,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     if (stale) {
       // Before the first list there is nothing to catch up with: handlers hear the initial adds.
       this.#lapsed = this.#hasSynced;
+      if (this.#hasSynced) this.#stalls++;
       this.#log.debug("stale until a relist or an accepted watch resume");
     } else if (this.#lapsed) {
       this.#lapsed = false;

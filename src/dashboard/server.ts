@@ -364,7 +364,7 @@ export class DashboardServer {
       return {
         apiVersion: i.kind.apiVersion, kind: i.kind.kind, namespace: i.namespace ?? "", synced: i.hasSynced(), stale: i.isStale(),
         objects: objects.length, ...(at !== undefined ? { lastEventAt: at } : {}), events,
-        lists: stats.lists, relists: stats.relists, watchFailures: stats.watchFailures, approxBytes: approxBytes(objects),
+        lists: stats.lists, relists: stats.relists, watchFailures: stats.watchFailures, stalls: i.stalls, approxBytes: approxBytes(objects),
       };
     });
   }

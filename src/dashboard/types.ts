@@ -157,6 +157,8 @@ export interface InformerView {
   lists: number;
   relists: number;
   watchFailures: number;
+  /** Times it went stale after its first list (until a relist or an accepted resume). */
+  stalls: number;
   /** Approximate bytes held (JSON size of the cached objects, sampled). */
   approxBytes: number;
 }

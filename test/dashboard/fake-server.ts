@@ -290,9 +290,9 @@ function controllerView(name: string, kind: string, depth: number): ControllerVi
 export function cannedInformers(): InformerView[] {
   const now = Date.now();
   return [
-    { apiVersion: "example.com/v1", kind: "PinotCluster", namespace: "", synced: true, stale: false, objects: 2, lastEventAt: now - 3000, events: 40, lists: 1, relists: 0, watchFailures: 0, approxBytes: 4096 },
-    { apiVersion: "apps/v1", kind: "StatefulSet", namespace: "", synced: true, stale: false, objects: 6, lastEventAt: now - 500, events: 900, lists: 2, relists: 1, watchFailures: 1, approxBytes: 3 * 1024 * 1024 },
-    { apiVersion: "v1", kind: "ConfigMap", namespace: "default", synced: false, stale: true, objects: 12, events: 0, lists: 1, relists: 0, watchFailures: 0, approxBytes: 800 },
+    { apiVersion: "example.com/v1", kind: "PinotCluster", namespace: "", synced: true, stale: false, objects: 2, lastEventAt: now - 3000, events: 40, lists: 1, relists: 0, watchFailures: 0, stalls: 0, approxBytes: 4096 },
+    { apiVersion: "apps/v1", kind: "StatefulSet", namespace: "", synced: true, stale: false, objects: 6, lastEventAt: now - 500, events: 900, lists: 2, relists: 1, watchFailures: 1, stalls: 1, approxBytes: 3 * 1024 * 1024 },
+    { apiVersion: "v1", kind: "ConfigMap", namespace: "default", synced: false, stale: true, objects: 12, events: 0, lists: 1, relists: 0, watchFailures: 0, stalls: 2, approxBytes: 800 },
   ];
 }
 

@@ -855,7 +855,7 @@ function queueView() {
       h(
         "table",
         { class: "grid", "data-testid": "informers" },
-        h("thead", null, h("tr", null, ...["kind", "namespace", "synced", "stale", "objects", "last event", "events", "lists", "relists", "watch failures", "approx size"].map((t) => h("th", null, t)))),
+        h("thead", null, h("tr", null, ...["kind", "namespace", "synced", "stale", "objects", "last event", "events", "lists", "relists", "watch failures", "stalls", "approx size"].map((t) => h("th", null, t)))),
         informers,
       ),
     ),
@@ -931,6 +931,7 @@ function queueView() {
           h("td", { class: "num" }, String(i.lists)),
           h("td", { class: "num" }, String(i.relists)),
           h("td", { class: "num" }, String(i.watchFailures)),
+          h("td", { class: "num" }, String(i.stalls ?? 0)),
           h("td", { class: "num" }, fmtBytes(i.approxBytes)),
         ),
       ),
