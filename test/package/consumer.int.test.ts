@@ -41,6 +41,8 @@ const NODE_24 = (require("node/package.json") as { version: string }).version;
 /** Where the built package keeps the Kubernetes `.proto` files LocalCluster reads at run time. */
 const PROTO_DIR = "dist/src/testing/protobuf/k8s-proto";
 const OPENAPI_DIR = "dist/src/testing/openapi/kube-openapi-1.36";
+/** The dashboard's page, served by the Manager from beside its modules. */
+const DASHBOARD_ASSETS = "dist/src/dashboard/assets";
 /**
  * The TypeScripts a consumer may check with, by the alias they install under: the oldest the
  * README promises (5.7, the first that checks client-node's and its dependencies' declarations
@@ -126,8 +128,10 @@ describe("the packed package installed into a new project", { timeout: 4 * STEP_
     assert.deepEqual(outside.sort(), ["ARCHITECTURE.md", "CHANGELOG.md", "LICENSE", "README.md", ...guides, "package.json"].sort());
     const protoData = (f: string) => f.startsWith(`${PROTO_DIR}/`) && /(\.proto|\/README\.md|\/LICENSE)$/.test(f);
     const openApiData = (f: string) => f.startsWith(`${OPENAPI_DIR}/`) && /(\.json\.br|\/(api|apis|version)\.json|\/README\.md|\/LICENSE)$/.test(f);
-    const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f) && !protoData(f) && !openApiData(f));
-    assert.deepEqual(notBuilt, [], "dist/ holds .js, .js.map and .d.ts only, and the vendored .proto and OpenAPI data");
+    const dashboardPage = (f: string) => f.startsWith(`${DASHBOARD_ASSETS}/`) && /\/[a-z-]+\.(html|js|css|svg)$/.test(f);
+    const notBuilt = packedFiles.filter((f) => f.startsWith("dist/") && !/\.(js|js\.map|d\.ts)$/.test(f) && !protoData(f) && !openApiData(f) && !dashboardPage(f));
+    assert.deepEqual(notBuilt, [], "dist/ holds .js, .js.map and .d.ts only, the vendored .proto and OpenAPI data, and the dashboard's page");
+    for (const asset of ["index.html", "app.js", "app.css"]) assert.ok(packedFiles.includes(`${DASHBOARD_ASSETS}/${asset}`), `the dashboard's ${asset} ships`);
     assert.ok(packedFiles.includes(`${OPENAPI_DIR}/swagger.json.br`), "the vendored OpenAPI documents ship");
     assert.ok(packedFiles.includes(`${PROTO_DIR}/k8s.io/api/core/v1/generated.proto`), "ships the protobuf definitions LocalCluster loads");
     assert.ok(packedFiles.includes(`${PROTO_DIR}/LICENSE`) && packedFiles.includes(`${PROTO_DIR}/README.md`), "with their origin and licence");
