@@ -339,10 +339,15 @@ export class ResourceClient {
     const ns = info.namespaced ? namespace : undefined;
     const recorded = name ?? extra.recordName;
     let query = extra.query;
-    if (writeGate?.dryRun && query?.get("dryRun") !== "All") {
-      // The gate plans: whatever the caller asked, the server stores nothing.
-      query = new URLSearchParams(query);
-      query.set("dryRun", "All");
+    let body = extra.body;
+    if (writeGate?.dryRun) {
+      // The gate plans: whatever the caller asked, the server stores nothing. A DELETE's
+      // DeleteOptions body, when it has one, wins over its query (as kube-apiserver reads it).
+      if (query?.get("dryRun") !== "All") {
+        query = new URLSearchParams(query);
+        query.set("dryRun", "All");
+      }
+      if (verb === "delete" && typeof body === "object" && body !== null) body = { ...body, dryRun: ["All"] };
     }
     const req: TransportRequest = {
       method, path: pathOf(info, ns, name, extra.subresource), verb,
@@ -350,12 +355,12 @@ export class ResourceClient {
       ...(ns !== undefined ? { namespace: ns } : {}),
       ...(recorded !== undefined ? { name: recorded } : {}),
       ...(query ? { query } : {}),
-      ...(extra.body !== undefined ? { body: extra.body } : {}),
+      ...(body !== undefined ? { body } : {}),
       ...(extra.contentType ? { contentType: extra.contentType } : {}),
       ...cancellation,
     };
     const ended = writeGate?.observe ? observeWrite(writeGate.observe, {
-      verb, apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "", dryRun: query?.get("dryRun") === "All",
+      verb, apiVersion: kind.apiVersion ?? "", kind: kind.kind ?? "", dryRun: sentAsDryRun(verb, query, body),
       ...(ns !== undefined ? { namespace: ns } : {}), ...(recorded !== undefined ? { name: recorded } : {}),
       ...(extra.subresource ? { subresource: extra.subresource } : {}),
     }) : undefined;
@@ -369,6 +374,15 @@ export class ResourceClient {
       throw error;
     }
   }
+}
+
+/** Whether a write went out as a dry run: a DELETE's body decides when it has one, else the query. */
+function sentAsDryRun(verb: RequestVerb, query: URLSearchParams | undefined, body: unknown): boolean {
+  if (verb === "delete" && typeof body === "object" && body !== null) {
+    const dryRun = (body as { dryRun?: unknown }).dryRun;
+    return Array.isArray(dryRun) && dryRun.includes("All");
+  }
+  return query?.get("dryRun") === "All";
 }
 
 /** Tells a gate's observer of a write; what the observer throws is ignored. */

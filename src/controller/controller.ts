@@ -90,6 +90,8 @@ interface Cause {
   make: () => Trigger;
   /** Asked when the key runs: by then every write of its previous run has been answered and remembered. */
   echo?: () => boolean;
+  /** Known to be an echo when it came. */
+  known?: boolean;
 }
 
 /** The causes of a queued key (the first few kept), when the first came, and how many came. */
@@ -102,6 +104,11 @@ interface PendingCause {
 
 /** Causes kept per queued key to choose the trigger from (the others are only counted). */
 const CAUSES_KEPT = 16;
+/**
+ * Self-triggered runs that write, in a row, that make a reconcile loop: a phase machine that
+ * moves its status one step per run (Pending → Creating → Ready) settles well before.
+ */
+export const LOOP_RUNS = 5;
 /** resourceVersions remembered per object written (a run may write one object more than once). */
 const VERSIONS_KEPT = 4;
 
@@ -616,12 +623,16 @@ export class Controller implements Runnable {
    */
   #cause(key: string, make: () => Trigger, echo?: () => boolean): void {
     if (this.queue.isShuttingDown()) return;
-    const cause: Cause = echo ? { make, echo } : { make };
     const pending = this.#causes.get(key);
-    if (!pending) this.#causes.set(key, { causes: [cause], at: Date.now(), count: 1 });
+    if (!pending) this.#causes.set(key, { causes: [echo ? { make, echo } : { make }], at: Date.now(), count: 1 });
     else {
       pending.count++;
-      if (pending.causes.length < CAUSES_KEPT) pending.causes.push(cause);
+      // The slots go to causes that may not be echoes: one echo known already is enough (the
+      // children a run created echo by the dozen).
+      const knownEcho = echo?.() === true;
+      if (pending.causes.length < CAUSES_KEPT && !(knownEcho && pending.causes.some((c) => c.known))) {
+        pending.causes.push(echo ? { make, echo, ...(knownEcho ? { known: true } : {}) } : { make });
+      }
     }
     this.queue.add(key);
   }
@@ -980,8 +991,8 @@ export class Controller implements Runnable {
     if (selfTriggered && tracker.writes > 0) chain = (this.#chains.get(run.key) ?? 0) + 1;
     if (chain > 0) this.#chains.set(run.key, chain);
     else this.#chains.delete(run.key);
-    const loop = chain >= 2;
-    if (chain === 2) {
+    const loop = chain >= LOOP_RUNS;
+    if (chain === LOOP_RUNS) {
       log.warn("reconcile loop: each run is triggered by the previous run's own write, and writes again. Fix: write only what changed (compare before writing; keep timestamps and counters that change on every run out of the object)", {
         trigger: logTrigger(run.trigger, run.triggers), writes: tracker.writes,
       });

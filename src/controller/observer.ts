@@ -65,7 +65,7 @@ export interface ReconcileEnd {
   writes: number;
   /** Its trigger was the echo of a write of the key's previous run. */
   selfTriggered: boolean;
-  /** Self-triggered and writing again, for the second run in a row or more: a reconcile loop. */
+  /** Self-triggered and writing again, for the fifth run in a row or more (`LOOP_RUNS`): a reconcile loop. */
   loop: boolean;
 }
 

@@ -7,6 +7,8 @@ import type { DiffOp } from "./types.ts";
 
 /** Metadata every write changes (or the server owns): left out of diffs. */
 const VOLATILE_METADATA = ["resourceVersion", "managedFields", "generation", "creationTimestamp", "uid", "selfLink"];
+/** The annotation `kubectl apply` keeps: a Secret's holds its values. */
+const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 /** At most this many operations per diff; the last one says how many were left out. */
 const MAX_OPS = 200;
 /** Values longer than this (as JSON) are cut. */
@@ -16,7 +18,9 @@ const MAX_VALUE_CHARS = 2000;
  * The operations that turn `before` into `after` (either may be undefined: a create, a
  * delete). A field added or removed whole is listed leaf by leaf (an array is one leaf);
  * arrays of equal length are compared item by item, others replaced whole. A
- * Secret's `data` and `stringData` values are replaced by their length. At most 200
+ * Secret's `data` and `stringData` values are replaced by their length (`options.secret`, or
+ * `kind: "Secret"` on either side, says it is one), and so is its
+ * `kubectl.kubernetes.io/last-applied-configuration` annotation, which holds them. At most 200
  * operations; long values are cut.
  *
  * @example
@@ -24,9 +28,9 @@ const MAX_VALUE_CHARS = 2000;
  * objectDiff({ spec: { replicas: 1 } }, { spec: { replicas: 3 } }); // [{ op: "replace", path: "/spec/replicas", old: 1, value: 3 }]
  * ```
  */
-export function objectDiff(before: unknown, after: unknown): DiffOp[] {
+export function objectDiff(before: unknown, after: unknown, options: { secret?: boolean } = {}): DiffOp[] {
   const ops: Ops = { list: [], total: 0 };
-  const secret = isSecret(before) || isSecret(after);
+  const secret = options.secret === true || isSecret(before) || isSecret(after);
   walk(clean(before, secret, undefined), clean(after, secret, before), "", ops);
   const list = ops.list;
   if (ops.total > MAX_OPS) {
@@ -59,6 +63,10 @@ function clean(obj: unknown, secret: boolean, before: unknown): unknown {
     copy.metadata = metadata;
   }
   if (secret) {
+    const metadata = copy.metadata as { annotations?: Record<string, unknown> } | undefined;
+    if (metadata?.annotations && Object.hasOwn(metadata.annotations, LAST_APPLIED)) {
+      metadata.annotations = { ...metadata.annotations, [LAST_APPLIED]: "(hidden: it holds the Secret's values)" };
+    }
     for (const field of ["data", "stringData"]) {
       const values = copy[field];
       if (typeof values !== "object" || values === null) continue;

@@ -13,8 +13,6 @@ import type { Trigger } from "../controller/triggers.ts";
 /** The last Builder pass of a key: its objects, and whether it was a plan. */
 export interface BuilderPass {
   at: number;
-  /** The run (reconcileID) it came from: the passes of one run are merged. */
-  runId: string;
   planned: boolean;
   objects: readonly ObjectResult[];
 }

@@ -91,6 +91,8 @@ export class DashboardRecorder {
   readonly #logs: Ring<LogRecord>;
   readonly #minLevel: number;
   #seq = 0;
+  /** The Builder passes of running reconciles, by reconcileID (kept for the owners tree when the run ends). */
+  readonly #runPasses = new Map<string, BuilderResult[]>();
   /** Running records by reconcileID. */
   readonly #running = new Map<string, ReconcileRecord>();
   /** controller → key → the last run. */
@@ -116,7 +118,7 @@ export class DashboardRecorder {
     const observer: ControllerObserver = {
       started: (run) => this.#started(run),
       wrote: (run, write) => this.#wrote(run, write),
-      builderResult: (run, owner, result) => this.#builderPass(run.controller, run.key, run.reconcileID, result, false),
+      builderResult: (run, _owner, result) => this.#builderPass(run, result),
       ended: (run, end) => this.#ended(run, end),
     };
     this.#detach.push(controller.observe(observer));
@@ -199,9 +201,10 @@ export class DashboardRecorder {
     this.#send({ type: "event", data: record });
   }
 
-  /** Records a Builder pass of a plan (`runId`: the plan's reconcileID), shown in the owners tree as planned. */
-  planned(controller: string, key: string, runId: string, result: BuilderResult): void {
-    this.#builderPass(controller, key, runId, result, true);
+  /** Records the Builder passes of a plan, shown in the owners tree as planned. */
+  planned(controller: string, key: string, results: readonly BuilderResult[]): void {
+    if (results.length === 0) return;
+    remember(this.#passes, controller, key, { at: Date.now(), planned: true, objects: mergePasses(results) });
   }
 
   /** The write records of observed writes (diffs computed). */
@@ -227,6 +230,9 @@ export class DashboardRecorder {
   }
 
   #ended(run: ReconcileRun, end: ReconcileEnd): void {
+    const passes = this.#runPasses.get(run.reconcileID);
+    this.#runPasses.delete(run.reconcileID);
+    if (passes) remember(this.#passes, run.controller, run.key, { at: end.endedAt, planned: passes.every((p) => p.dryRun), objects: mergePasses(passes) });
     const record = this.#running.get(run.reconcileID);
     if (!record) return;
     this.#running.delete(run.reconcileID);
@@ -248,16 +254,11 @@ export class DashboardRecorder {
     if (record.writes.length > 0 || this.#passes.get(run.controller)?.has(run.key)) this.#send({ type: "owners", data: { controller: run.controller, key: run.key } });
   }
 
-  /** Keeps a Builder pass of a key; the passes of one run (several Builders, by component) are merged. */
-  #builderPass(controller: string, key: string, runId: string, result: BuilderResult, planned: boolean): void {
-    const previous = this.#passes.get(controller)?.get(key);
-    let objects: readonly ObjectResult[] = result.objects;
-    if (previous?.runId === runId) {
-      const ref = (o: ObjectResult) => `${o.kind}|${o.namespace ?? ""}|${o.name}`;
-      const replaced = new Set(result.objects.map(ref));
-      objects = [...previous.objects.filter((o) => !replaced.has(ref(o))), ...result.objects];
-    }
-    remember(this.#passes, controller, key, { at: Date.now(), runId, planned: planned || result.dryRun, objects });
+  /** Keeps a Builder pass of a running reconcile, until the run ends (several Builders of a run, by component, are merged then). */
+  #builderPass(run: ReconcileRun, result: BuilderResult): void {
+    const passes = this.#runPasses.get(run.reconcileID);
+    if (passes) passes.push(result);
+    else this.#runPasses.set(run.reconcileID, [result]);
   }
 
   #send(message: StreamMessage): void {
@@ -269,6 +270,13 @@ export class DashboardRecorder {
       }
     }
   }
+}
+
+/** The objects of several Builder passes of one run (by component): a later result of the same object wins. */
+function mergePasses(passes: readonly BuilderResult[]): ObjectResult[] {
+  const byRef = new Map<string, ObjectResult>();
+  for (const p of passes) for (const o of p.objects) byRef.set(`${o.apiVersion}|${o.kind}|${o.namespace ?? ""}|${o.name}`, o);
+  return [...byRef.values()];
 }
 
 /** Sets `map[outer][key]`, forgetting the oldest key past the limit. */
@@ -285,7 +293,7 @@ function writeRecord(w: ObservedWrite): WriteRecord {
   const after = w.verb === "delete" ? (answer?.metadata?.deletionTimestamp ? answer : undefined) : answer;
   // Unknown without the object before it (a kind the controller does not cache), but for a create.
   const known = w.error === undefined && (w.before !== undefined || w.verb === "create");
-  const diff = known ? objectDiff(w.before, after ?? (w.verb === "delete" ? undefined : w.before)) : null;
+  const diff = known ? objectDiff(w.before, after ?? (w.verb === "delete" ? undefined : w.before), { secret: w.kind === "Secret" }) : null;
   return {
     apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace ?? "", name: w.name ?? answer?.metadata?.name ?? "",
     verb: w.verb, ...(w.subresource ? { subresource: w.subresource } : {}),

@@ -5,6 +5,8 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { isIP } from "node:net";
+import { hostname } from "node:os";
 import { readFile } from "node:fs/promises";
 import type { Controller } from "../controller/controller.ts";
 import type { Informer } from "../cache/types.ts";
@@ -54,6 +56,8 @@ export interface DashboardSource {
   ownership(): OwnershipView;
 }
 
+/** Plans waiting or running at most (more get 429). */
+const MAX_PLANS_WAITING = 4;
 /** Browsers connected at once at most (more get 503). */
 const MAX_STREAMS = 32;
 /** A stream whose unsent data passes this is closed (the page reconnects and starts again). */
@@ -100,6 +104,7 @@ export class DashboardServer {
   #url = "";
   #ticker: NodeJS.Timeout | undefined;
   #plans: Promise<unknown> = Promise.resolve();
+  #plansWaiting = 0;
   /** Informer → when it last delivered an event (its handler, added when first shown). */
   readonly #lastEvents = new WeakMap<SharedInformer, { at?: number; stop: () => void }>();
   readonly #stopHandlers: (() => void)[] = [];
@@ -194,7 +199,10 @@ export class DashboardServer {
         });
       }
       if (path === "/api/plan") return await this.#plan(res, url.searchParams.get("controller") ?? "", url.searchParams.get("key") ?? "");
-      if (path === "/api/stream") return this.#stream(req, res);
+      if (path === "/api/stream") {
+        if (req.method === "HEAD") return void res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", ...SECURITY_HEADERS }).end();
+        return this.#stream(req, res);
+      }
       if (path === "/healthz") return send(res, 200, { ok: true });
       return send(res, 404, { error: `no such page: ${path}` });
     } catch (err) {
@@ -204,11 +212,15 @@ export class DashboardServer {
     }
   }
 
+  /**
+   * Whether the Host header names this machine: a loopback name, an IP address (DNS rebinding
+   * needs a name), the bound address, or (bound beyond loopback) this machine's hostname.
+   */
   #hostAllowed(host: string | undefined): boolean {
-    if (!isLoopback(this.#host)) return true;
     if (!host) return false;
-    const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
-    return name === "localhost" || name === "127.0.0.1" || name === "[::1]" || name.endsWith(".localhost");
+    const name = (host.startsWith("[") ? host.slice(1, host.indexOf("]")) : host.split(":")[0]!).toLowerCase();
+    if (name === "localhost" || name.endsWith(".localhost") || isIP(name) !== 0 || name === this.#host.toLowerCase()) return true;
+    return !isLoopback(this.#host) && (name === hostname().toLowerCase() || name.startsWith(`${hostname().toLowerCase()}.`));
   }
 
   async #asset(res: ServerResponse, name: string, head: boolean): Promise<void> {
@@ -245,8 +257,15 @@ export class DashboardServer {
     const controller = this.#controller(name);
     if (!controller) return send(res, 404, { error: `no controller named ${JSON.stringify(name)}` });
     if (!key || key.split("/").length > 2 || key.endsWith("/")) return send(res, 400, { error: `key: give the primary as namespace/name (or name when cluster-scoped), not ${JSON.stringify(key)}` });
-    // One plan at a time: each is a whole reconcile.
-    const run = this.#plans.then(() => controller.plan(requestOf(key)));
+    if (this.#plansWaiting >= MAX_PLANS_WAITING) return send(res, 429, { error: `${this.#plansWaiting} plans are waiting already; try again when they are done` });
+    // One plan at a time (each is a whole reconcile); a page that goes away cancels its plan.
+    const gone = new AbortController();
+    res.on("close", () => !res.writableFinished && gone.abort(new Error("the page that asked for the plan went away")));
+    this.#plansWaiting++;
+    const run = this.#plans.then(() => {
+      gone.signal.throwIfAborted();
+      return controller.plan(requestOf(key), { signal: gone.signal });
+    }).finally(() => this.#plansWaiting--);
     this.#plans = run.catch(() => undefined);
     let plan: Awaited<typeof run>;
     try {
@@ -254,7 +273,7 @@ export class DashboardServer {
     } catch (err) {
       return send(res, 409, { error: (err as Error)?.message ?? String(err) });
     }
-    for (const b of plan.builder) this.recorder.planned(name, key, plan.run.reconcileID, b.result);
+    this.recorder.planned(name, key, plan.builder.map((b) => b.result));
     const view: PlanView = {
       controller: name, key, at: plan.run.startedAt,
       writes: DashboardRecorder.writeRecords(plan.writes.filter((w) => !(w.kind === "Event" && w.apiVersion.startsWith("events.k8s.io")))),

@@ -75,8 +75,8 @@ export interface ReconcileRecord {
   /** The trigger was a write of an earlier reconcile of the same key. */
   selfTriggered: boolean;
   /**
-   * A reconcile loop: this run was triggered by the previous run's own write, and wrote again
-   * (the third such run in a row, or later).
+   * A reconcile loop: this run was triggered by the previous run's own write and wrote again,
+   * and so did the four runs before it (five in a row, or more).
    */
   loop: boolean;
 }

@@ -20,7 +20,7 @@
  * ```
  * @module
  */
-export { Controller, requestFor, ownerRequests } from "../controller/controller.ts";
+export { Controller, LOOP_RUNS, requestFor, ownerRequests } from "../controller/controller.ts";
 export type { ControllerOptions, ControllerPlan, ControllerSharding, InformerSource, MapFunc, WatchOptions, WatchRole } from "../controller/controller.ts";
 export { changedParts, describeTrigger, triggerMetricReason, TRIGGER_REASONS } from "../controller/triggers.ts";
 export type { Trigger, TriggerReason } from "../controller/triggers.ts";

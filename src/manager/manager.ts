@@ -445,6 +445,7 @@ export class Manager {
       recorder.event(recorded, scope ? { controller: scope.controller, ...(key ? { key } : {}) } : undefined);
     }));
     this.#dashboardStop.push(() => recorder.close());
+    if (this.ring) this.#lastServed = new Set(this.ring.served());
     const server = new DashboardServer({
       recorder, logger: this.logger,
       source: { controllers: () => this.controllers(), informers: () => this.cache.informers(), ownership: () => this.#ownership() },
@@ -709,13 +710,24 @@ export class Manager {
       this.logger.info("V8's old generation grows by at most this much before a full collection", { heapGrowingPercent: growing });
     }
     const signal = this.#abort.signal;
+    if (this.#dashboardOptions) {
+      // First: a port in use fails start() before anything else runs, and leaves nothing behind.
+      try {
+        await this.#startDashboard(this.#dashboardOptions);
+      } catch (err) {
+        for (const stop of this.#dashboardStop.splice(0)) stop();
+        this.#attachDashboard = undefined;
+        clearInterval(this.#keepAlive);
+        this.#started = false;
+        throw err;
+      }
+    }
     if (this.health) {
       await this.health.start(signal);
       // With healthPort 0 the port is chosen now: say where /metrics, /healthz and /readyz are.
       this.logger.info("serving /metrics, /healthz and /readyz", { host: this.health.host, port: this.health.port });
     }
     if (this.#wantsWebhookServer()) await this.#startWebhookServer(signal);
-    if (this.#dashboardOptions) await this.#startDashboard(this.#dashboardOptions);
     await this.cache.start(signal);
     for (const r of this.#runnables) await this.#startOne(r);
     if (this.ring) {

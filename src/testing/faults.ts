@@ -59,9 +59,10 @@ export interface FaultSpec extends RequestMatcher {
   /** Retry-After seconds for 429. */
   retryAfterSeconds?: number;
   /**
-   * Only requests that are (`true`) or are not (`false`) dry runs (the `dryRun` query
-   * parameter): e.g. fail an operator's real writes while the dashboard's plan, which sends
-   * dry runs, still goes through. Default: both.
+   * Only requests that are (`true`) or are not (`false`) dry runs, as their `dryRun` query
+   * parameter says (the SDK's ResourceClient sends it on every write of a plan; a DELETE's
+   * DeleteOptions body is not looked at): e.g. fail an operator's real writes while the
+   * dashboard's plan still goes through. Default: both.
    */
   dryRun?: boolean;
 }

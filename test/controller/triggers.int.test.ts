@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
 import { Cache } from "../../src/entries/cache.ts";
-import { Controller, describeTrigger } from "../../src/entries/controller.ts";
+import { Controller, LOOP_RUNS, describeTrigger } from "../../src/entries/controller.ts";
 import type { ControllerObserver, ObservedWrite, ReconcileEnd, ReconcileRun } from "../../src/entries/controller.ts";
 import { Action, Manager, ResourceClient, createLogger } from "../../src/index.ts";
 import type { KubeObject, Reconciler } from "../../src/index.ts";
@@ -231,11 +231,12 @@ describe("trigger attribution of a controller's runs (LocalCluster, real HTTP)",
     const ns = await namespace();
     const records: LogRecord[] = [];
     const calls = new Map<string, number>();
-    const LOOPS = 6;
+    const LOOPS = LOOP_RUNS + 3;
+    const PHASES = LOOP_RUNS - 1;
     const { controller, runs } = await controllerOf(t, ns, async (req) => {
       const n = (calls.get(req.name) ?? 0) + 1;
       calls.set(req.name, n);
-      const writes = req.name === "looping" ? n <= LOOPS : n === 1;
+      const writes = req.name === "looping" ? n <= LOOPS : req.name === "phases" ? n <= PHASES : n === 1;
       // A status-like counter that changes on every run (the classic loop), written to the primary.
       if (writes) await client.patch({ ...ConfigMap, namespace: req.namespace, name: req.name }, { data: { observed: String(n) } }, "merge");
       return Action.done();
@@ -249,8 +250,9 @@ describe("trigger attribution of a controller's runs (LocalCluster, real HTTP)",
       `ConfigMap ${ns}/looping ADDED`,
       ...Array.from({ length: LOOPS }, () => `ConfigMap ${ns}/looping MODIFIED (data) [own write]`),
     ], "each run after the first is the echo of the previous one's write, and nothing else runs it");
-    assert.deepEqual(chain.map((r) => r.end!.selfTriggered), [false, true, true, true, true, true, true]);
-    assert.deepEqual(chain.map((r) => r.end!.loop), [false, false, true, true, true, true, false]);
+    assert.deepEqual(chain.map((r) => r.end!.selfTriggered), [false, ...Array.from({ length: LOOPS }, () => true)]);
+    // Run k (k ≥ 2) is the (k − 1)th self-triggered run that writes; the last one writes nothing.
+    assert.deepEqual(chain.map((r) => r.end!.loop), chain.map((_, i) => i >= LOOP_RUNS && i <= LOOPS - 1));
     assert.deepEqual(chain[1]!.run.trigger.changed, ["data"]);
     const warned = records.filter((r) => r.level === "warn" && /reconcile loop/.test(r.msg));
     assert.equal(warned.length, 1, "one warning per chain");
@@ -264,6 +266,15 @@ describe("trigger attribution of a controller's runs (LocalCluster, real HTTP)",
     }, "the write-once reconciler's runs");
     assert.equal(once.length, 2, `two runs: ${once.map((r) => describeTrigger(r.run.trigger)).join("; ")}`);
     assert.deepEqual(once.map((r) => r.end!.loop), [false, false]);
+
+    // A phase machine (Pending → Creating → Ready → Done: one write per run, then none) settles: no loop.
+    await createCm(ns, "phases");
+    const phases = await waitFor(() => {
+      const mine = ended(runs).filter((r) => r.run.key === `${ns}/phases`);
+      return mine.length >= PHASES + 1 && quiet(controller) && mine.at(-1)!.end!.writes === 0 ? mine : undefined;
+    }, "the phase machine's runs");
+    assert.ok(phases.every((r) => !r.end!.loop), `no loop: ${phases.map((r) => `${r.end!.writes}${r.end!.loop ? "L" : ""}`).join(" ")}`);
+    assert.equal(records.filter((r) => r.level === "warn" && r.key === `${ns}/phases`).length, 0);
     assert.equal(once[1]!.end!.selfTriggered, true);
     assert.equal(once[1]!.end!.writes, 0);
     assert.equal(records.filter((r) => r.level === "warn" && r.key === `${ns}/once`).length, 0);
