@@ -23,7 +23,7 @@ describe("Controller.plan (LocalCluster, real HTTP)", () => {
   let mgr: Manager;
   let controller: Controller;
   /** What the reconciler wants: the ConfigMap's value, and whether a second ConfigMap exists. */
-  const desired = { version: "1", extra: false };
+  const desired = { version: "1", extra: false, deleteInPlan: "" };
   /** ctx.dryRun of each run. */
   const dryRuns: (boolean | undefined)[] = [];
 
@@ -42,6 +42,8 @@ describe("Controller.plan (LocalCluster, real HTTP)", () => {
         .configMap({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${req.name}-cfg` }, data: { v: desired.version } });
       if (desired.extra) builder.configMap({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${req.name}-extra` }, data: { e: "1" } });
       await builder.reconcile();
+      // A cleanup the reconciler makes itself (only in plans here, so real runs never delete it).
+      if (desired.deleteInPlan && ctx.dryRun) await mgr.client.delete({ apiVersion: "v1", kind: "ConfigMap", namespace: req.namespace, name: desired.deleteInPlan });
       // A write of the reconciler's own, beside the Builder's.
       if (app.status?.observed !== desired.version) await mgr.client.patchStatus({ ...DataApp, namespace: req.namespace, name: req.name }, { status: { observed: desired.version } }, "merge");
       await mgr.recorder!.record(app, { type: "Normal", reason: ctx.dryRun ? "PlanRun" : "RealRun", action: "Reconcile", note: `version ${desired.version}` });
@@ -168,6 +170,25 @@ describe("Controller.plan (LocalCluster, real HTTP)", () => {
     } finally {
       await within(hanging.abort(), "hanging.abort()");
     }
+  });
+
+  it("sends a reconciler's DELETE as a dry run (in its DeleteOptions body, which the server reads first): the object stays", async () => {
+    const created = await raw(cluster.url, "POST", `/api/v1/namespaces/${NS}/configmaps`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "doomed" }, data: { keep: "me" } });
+    assert.equal(created.code, 201);
+    desired.deleteInPlan = "doomed";
+    try {
+      const plan = await within(controller.plan({ namespace: NS, name: "demo" }), "the plan");
+      assert.equal(plan.end.outcome, "done", String(plan.end.error));
+      const del = plan.writes.find((w) => w.verb === "delete");
+      assert.equal(del?.name, "doomed");
+      assert.equal(del?.dryRun, true);
+      assert.equal(del?.error, undefined);
+    } finally {
+      desired.deleteInPlan = "";
+    }
+    const still = await get(`/api/v1/namespaces/${NS}/configmaps/doomed`);
+    assert.equal(still.code, 200, "the plan deleted nothing");
+    assert.deepEqual(still.body.data, { keep: "me" });
   });
 
   it("refuses to plan on a controller that is not running, with a clear error", async () => {
