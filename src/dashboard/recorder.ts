@@ -30,6 +30,8 @@ export interface RecorderLimits {
 const LEVELS = { debug: 0, info: 1, warn: 2, error: 3 } as const;
 /** Writes kept per reconcile record. */
 const MAX_WRITES = 50;
+/** Diff JSON kept per reconcile record, all its writes together (bytes, about). */
+const MAX_DIFF_BYTES_PER_RECORD = 32 * 1024;
 /** Keys whose last run and last Builder pass are kept (the oldest are forgotten beyond it). */
 const MAX_KEYS = 50_000;
 
@@ -93,6 +95,8 @@ export class DashboardRecorder {
   #seq = 0;
   /** The Builder passes of running reconciles, by reconcileID (kept for the owners tree when the run ends). */
   readonly #runPasses = new Map<string, BuilderResult[]>();
+  /** Diff bytes held by each running record. */
+  readonly #recordBytes = new WeakMap<ReconcileRecord, number>();
   /** Running records by reconcileID. */
   readonly #running = new Map<string, ReconcileRecord>();
   /** controller → key → the last run. */
@@ -226,7 +230,13 @@ export class DashboardRecorder {
   #wrote(run: ReconcileRun, write: ObservedWrite): void {
     const record = this.#running.get(run.reconcileID);
     if (!record || record.writes.length >= MAX_WRITES) return;
-    record.writes.push(writeRecord(write));
+    const w = writeRecord(write);
+    // A record's diffs stay within a budget: the ring's memory is bounded by count and size.
+    const bytes = (this.#recordBytes.get(record) ?? 0) + (w.diff ? JSON.stringify(w.diff).length : 0);
+    if (w.diff && bytes > MAX_DIFF_BYTES_PER_RECORD) {
+      w.diff = [{ op: "replace", path: "", value: `… diff left out: this reconcile's diffs passed ${MAX_DIFF_BYTES_PER_RECORD / 1024} KiB` }];
+    } else this.#recordBytes.set(record, bytes);
+    record.writes.push(w);
   }
 
   #ended(run: ReconcileRun, end: ReconcileEnd): void {

@@ -56,6 +56,8 @@ export interface DashboardSource {
   ownership(): OwnershipView;
 }
 
+/** How long records wait to be sent to the pages in one batch (ms). */
+const BATCH_MS = 100;
 /** Plans waiting or running at most (more get 429). */
 const MAX_PLANS_WAITING = 4;
 /** Browsers connected at once at most (more get 503). */
@@ -104,6 +106,11 @@ export class DashboardServer {
   #url = "";
   #ticker: NodeJS.Timeout | undefined;
   #plans: Promise<unknown> = Promise.resolve();
+  /** Records waiting for the next batch to the pages. */
+  readonly #pending = new Map<string, StreamMessage>();
+  #queued = 0;
+  #flushTimer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
   #plansWaiting = 0;
   /** Informer → when it last delivered an event (its handler, added when first shown). */
   readonly #lastEvents = new WeakMap<SharedInformer, { at?: number; stop: () => void }>();
@@ -125,6 +132,7 @@ export class DashboardServer {
   /** Listens; resolves once it does. */
   async start(): Promise<void> {
     if (this.#server) return;
+    this.#unsubscribe ??= this.recorder.subscribe((m) => this.#queue(m));
     const server = createServer((req, res) => void this.#handle(req, res));
     server.on("connection", (socket) => {
       this.#sockets.add(socket);
@@ -154,6 +162,11 @@ export class DashboardServer {
     this.#server = undefined;
     this.#url = "";
     this.#stopTicker();
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    this.#pending.clear();
     for (const stop of this.#stopHandlers.splice(0)) stop();
     for (const res of this.#streams) res.end();
     this.#streams.clear();
@@ -294,12 +307,10 @@ export class DashboardServer {
     res.write("retry: 2000\n\n");
     res.write(frame({ type: "hello", data: this.state() }));
     this.#streams.add(res);
-    const unsubscribe = this.recorder.subscribe((m) => this.#write(res, frame(m)));
     const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
     keepalive.unref();
     const close = () => {
       clearInterval(keepalive);
-      unsubscribe();
       this.#streams.delete(res);
       if (this.#streams.size === 0) this.#stopTicker();
     };
@@ -320,6 +331,29 @@ export class DashboardServer {
   #broadcast(m: StreamMessage): void {
     if (this.#streams.size === 0) return;
     const data = frame(m);
+    for (const res of this.#streams) this.#write(res, data);
+  }
+
+  /**
+   * Queues a record for the pages: sent in a batch every {@link BATCH_MS}, serialized once for
+   * all of them, a run's start and end merged into one message when they fall in one batch.
+   */
+  #queue(m: StreamMessage): void {
+    if (this.#streams.size === 0) return;
+    const key = m.type === "reconcile" ? `r${m.data.seq}` : m.type === "owners" ? `o${m.data.controller}\u0000${m.data.key}` : `${m.type}${++this.#queued}`;
+    this.#pending.delete(key);
+    this.#pending.set(key, m);
+    if (this.#flushTimer) return;
+    this.#flushTimer = setTimeout(() => this.#flush(), BATCH_MS);
+    this.#flushTimer.unref();
+  }
+
+  #flush(): void {
+    this.#flushTimer = undefined;
+    if (this.#pending.size === 0) return;
+    let data = "";
+    for (const m of this.#pending.values()) data += frame(m);
+    this.#pending.clear();
     for (const res of this.#streams) this.#write(res, data);
   }
 
