@@ -205,6 +205,13 @@ export class DashboardRecorder {
     this.#send({ type: "event", data: record });
   }
 
+  /** Records an Event another controller wrote about one of the operator's objects (see `followClusterEvents`). */
+  clusterEvent(e: Omit<EventRecord, "seq" | "at">): void {
+    const record: EventRecord = { seq: ++this.#seq, at: Date.now(), ...e };
+    this.#events.push(record);
+    this.#send({ type: "event", data: record });
+  }
+
   /** Records the Builder passes of a plan, shown in the owners tree as planned. */
   planned(controller: string, key: string, results: readonly BuilderResult[]): void {
     if (results.length === 0) return;

@@ -94,6 +94,11 @@ export interface EventRecord {
   /** The controller and key of the reconcile that recorded it, when known. */
   controller?: string;
   key?: string;
+  /**
+   * Its `reportingController`, for an Event another controller wrote about the operator's
+   * objects (the StatefulSet controller, the scheduler); absent for the operator's own.
+   */
+  reportedBy?: string;
 }
 
 /** A log line of the Manager's logger. */

@@ -438,7 +438,11 @@ export class Manager {
     this.#dashboardStop.push(this.#logTap.listen((r) => recorder.log(r)));
     // Every EventRecorder's events: the Manager's, and those the reconcilers made themselves.
     const names = () => new Set(this.controllers().map((c) => c.name));
+    const own = new Set<string>();
     this.#dashboardStop.push(tapRecordedEvents((recorded, from) => {
+      const m = recorded.event.metadata;
+      own.add(`${m.namespace ?? ""}/${m.name ?? ""}`);
+      if (own.size > 10_000) own.delete(own.values().next().value!);
       const scope = reconcileScope();
       if (scope ? !names().has(scope.controller) : from !== this.recorder) return;
       const key = scope?.request ? (scope.request.namespace ? `${scope.request.namespace}/${scope.request.name}` : scope.request.name) : undefined;
@@ -454,6 +458,12 @@ export class Manager {
     });
     await server.start();
     this.#dashboard = server;
+    // And the Events other controllers write about the operator's objects (when it may list them).
+    const { followClusterEvents } = await import("../dashboard/cluster-events.ts");
+    void followClusterEvents({
+      client: this.client, cache: this.cache, controllers: () => this.controllers(), recorder, logger: this.logger,
+      ownEvent: (namespace, name) => own.has(`${namespace}/${name}`),
+    }).then((stop) => (this.#dashboard === server ? this.#dashboardStop.push(stop) : stop()));
     this.logger.info(`dashboard: ${server.url}`, { url: server.url });
   }
 
@@ -770,7 +780,9 @@ export class Manager {
       if (this.#webhookServer) await this.#webhookServer.stop();
       if (this.health) await this.health.stop();
       for (const stop of this.#dashboardStop.splice(0)) stop();
-      if (this.#dashboard) await this.#dashboard.stop();
+      const dashboard = this.#dashboard;
+      this.#dashboard = undefined;
+      if (dashboard) await dashboard.stop();
       clearInterval(this.#keepAlive);
       this.logger.info("stopped");
     })();

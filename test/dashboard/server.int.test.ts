@@ -160,7 +160,8 @@ describe("the dashboard server on a Manager (LocalCluster)", () => {
     assert.ok(c.reconciles.total >= 2, `reconciles: ${JSON.stringify(c.reconciles)}`);
     assert.equal(c.reconciles.errors, 0);
     const informers = state.informers.map((i) => `${i.kind} ${i.synced}`).sort();
-    assert.deepEqual(informers, ["ConfigMap true", "DataApp true"]);
+    // The controller's two, and the Events informer the dashboard follows other controllers' Events with.
+    assert.deepEqual(informers, ["ConfigMap true", "DataApp true", "Event true"]);
     const dataApps = state.informers.find((i) => i.kind === "DataApp")!;
     assert.equal(dataApps.objects, 1);
     assert.ok(dataApps.approxBytes > 0);
@@ -314,13 +315,33 @@ describe("the dashboard server on a Manager (LocalCluster)", () => {
       const ended = await waitFor(() => stream.messages.find((m) => m.type === "reconcile" && m.data.key === `${NS}/shop` && m.data.outcome === "done" && m.data.trigger.changed?.includes("metadata")), "the reconcile's end");
       // Its start came first with the same seq, or in the same 100 ms batch, merged into its end.
       const same = stream.messages.filter((m) => m.type === "reconcile" && m.data.seq === (ended.data as ReconcileRecord).seq);
-      assert.ok(same.length <= 2 && same.at(-1) === ended, `one record per state, the end last: ${same.map((m) => m.data.outcome)}`);
-      if (same.length === 2) assert.equal(same[0]!.data.outcome, "running");
+      assert.ok(same.length <= 2 && same.at(-1) === ended, `one record per state, the end last: ${same.map((m) => (m.data as ReconcileRecord).outcome)}`);
+      if (same.length === 2) assert.equal((same[0]!.data as ReconcileRecord).outcome, "running");
       await waitFor(() => stream.messages.some((m) => m.type === "stats"), "a stats message", 3000);
     } finally {
       stream.close();
       await stream.ended;
     }
+  });
+
+  it("shows the Events other controllers write about the operator's objects, and not others'", async () => {
+    const shop = await waitFor(async () => (await ownerOf("shop"))?.children.find((c) => c.uid), "a child of shop");
+    const event = (name: string, regarding: Record<string, string>) => ({
+      apiVersion: "events.k8s.io/v1", kind: "Event", metadata: { name, namespace: NS }, eventTime: new Date().toISOString().replace(/\.\d+Z$/, ".000000Z"),
+      reportingController: "example.com/other-controller", reportingInstance: "other-1", action: "Check", reason: "SomethingHappened", type: "Warning",
+      note: `about ${regarding.name}`, regarding,
+    });
+    const ours = await raw(cluster.url, "POST", `/apis/events.k8s.io/v1/namespaces/${NS}/events`,
+      event("about-ours", { apiVersion: shop.apiVersion, kind: shop.kind, namespace: NS, name: shop.name, uid: shop.uid! }));
+    assert.equal(ours.code, 201, JSON.stringify(ours.body));
+    const theirs = await raw(cluster.url, "POST", `/apis/events.k8s.io/v1/namespaces/${NS}/events`,
+      event("about-theirs", { apiVersion: "v1", kind: "ConfigMap", namespace: NS, name: "not-ours-at-all" }));
+    assert.equal(theirs.code, 201);
+    const shown = await waitFor(async () => (await json<DashboardState>("/api/state")).body.events.find((e) => e.note === `about ${shop.name}`), "the other controller's Event");
+    assert.equal(shown.reportedBy, "example.com/other-controller");
+    assert.equal(shown.type, "Warning");
+    assert.deepEqual(shown.regarding, { apiVersion: shop.apiVersion, kind: shop.kind, namespace: NS, name: shop.name });
+    assert.ok(!(await json<DashboardState>("/api/state")).body.events.some((e) => e.note === "about not-ours-at-all"));
   });
 
   it("is read-only: POST, PUT, DELETE, PATCH and OPTIONS get 405 with Allow: GET, HEAD", async () => {

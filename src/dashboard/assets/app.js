@@ -979,12 +979,12 @@ function eventsView() {
     const reg = e.regarding ?? {};
     return h(
       "div",
-      { class: "row event-row", "data-testid": "event-row", "data-reason": e.reason, "data-kind": reg.kind, "data-name": reg.name, "data-type": e.type },
+      { class: "row event-row", "data-testid": "event-row", "data-reason": e.reason, "data-kind": reg.kind, "data-name": reg.name, "data-type": e.type, "data-reported-by": e.reportedBy ?? "" },
       h("span", { class: "mono muted" }, fmtTime(e.at)),
       h("span", null, badge(e.type, e.type === "Warning" ? "warn" : "muted")),
       h("span", { class: "mono" }, e.reason),
       h("span", { class: "mono", title: `${reg.kind} ${objName(reg)}` }, `${reg.kind} ${objName(reg)}`),
-      h("span", { title: e.note }, e.note),
+      h("span", { title: e.reportedBy ? `${e.note} (reported by ${e.reportedBy})` : e.note }, e.reportedBy ? `${e.note} — ${e.reportedBy}` : e.note),
     );
   }
 

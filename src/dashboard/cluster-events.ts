@@ -1,0 +1,82 @@
+/**
+ * The Events other controllers write about the operator's objects (the StatefulSet controller's
+ * `FailedCreate` on a child, the scheduler's `FailedScheduling` on its Pods): followed with an
+ * Events informer while the dashboard is on, kept when they regard a primary or a child the
+ * controllers' caches hold.
+ */
+import type { KubeObject } from "../client/types.ts";
+import type { ResourceClient } from "../client/resource-client.ts";
+import type { Cache } from "../cache/cache.ts";
+import type { Controller } from "../controller/controller.ts";
+import type { Logger } from "../log/logger.ts";
+import type { DashboardRecorder } from "./recorder.ts";
+
+/** The Events kind the dashboard follows. */
+const EVENT = { apiVersion: "events.k8s.io/v1", kind: "Event" } as const;
+
+/** An Event as the informer holds it (the fields the dashboard reads). */
+interface ClusterEvent extends KubeObject {
+  type?: string;
+  reason?: string;
+  action?: string;
+  note?: string;
+  reportingController?: string;
+  regarding?: { apiVersion?: string; kind?: string; namespace?: string; name?: string; uid?: string };
+}
+
+/**
+ * Follows the cluster's Events into `recorder` (see the module doc). First checks that the
+ * Manager may list them; when it may not (its RBAC has only create/patch on events), logs once
+ * and answers a function that does nothing. `ownEvent(name)` says whether an Event is one of the
+ * operator's own (already shown). Answers the function that stops following.
+ *
+ * @example
+ * ```ts
+ * declare const mgr: import("../manager/manager.ts").Manager;
+ * declare const recorder: DashboardRecorder;
+ * const stop = await followClusterEvents({ client: mgr.client, cache: mgr.cache, controllers: () => mgr.controllers(), recorder, logger: mgr.logger, ownEvent: () => false });
+ * stop();
+ * ```
+ */
+export async function followClusterEvents(o: {
+  client: ResourceClient; cache: Cache; controllers: () => readonly Controller[]; recorder: DashboardRecorder; logger: Logger;
+  ownEvent: (namespace: string, name: string) => boolean;
+}): Promise<() => void> {
+  try {
+    await o.client.list(EVENT, { limit: 1 });
+  } catch (err) {
+    o.logger.warn("dashboard: cannot list Events, so the Events view shows only those the operator records. Fix: allow list and watch on events.k8s.io events (the dashboard is for development)", { error: err });
+    return () => undefined;
+  }
+  const informer = o.cache.informer<ClusterEvent>(EVENT);
+  const seen = new Map<string, string>();
+  const take = (e: ClusterEvent) => {
+    const m = e.metadata ?? {};
+    const id = `${m.namespace ?? ""}/${m.name ?? ""}`;
+    // One record per change of the Event (a series bumps its count, a repeat its resourceVersion).
+    if (seen.get(id) === m.resourceVersion) return;
+    seen.set(id, m.resourceVersion ?? "");
+    if (seen.size > 10_000) seen.delete(seen.keys().next().value!);
+    if (o.ownEvent(m.namespace ?? "", m.name ?? "")) return;
+    const regarding = e.regarding;
+    if (!regarding?.kind || !regarding.name || !regards(o.controllers(), regarding)) return;
+    o.recorder.clusterEvent({
+      type: e.type === "Warning" ? "Warning" : "Normal", reason: e.reason ?? "", ...(e.action ? { action: e.action } : {}), note: e.note ?? "",
+      regarding: { apiVersion: regarding.apiVersion ?? "", kind: regarding.kind, namespace: regarding.namespace ?? "", name: regarding.name },
+      ...(e.reportingController ? { reportedBy: e.reportingController } : {}),
+    });
+  };
+  return informer.addEventHandler({ add: (e) => take(e), update: (_old, e) => take(e) });
+}
+
+/** Whether an Event regards an object a controller's caches hold (the same UID when the Event names one). */
+function regards(controllers: readonly Controller[], r: NonNullable<ClusterEvent["regarding"]>): boolean {
+  for (const c of controllers) {
+    for (const { informer } of c.watched()) {
+      if (informer.kind.kind !== r.kind) continue;
+      const found = informer.get(r.name!, r.namespace || undefined);
+      if (found && (!r.uid || found.metadata?.uid === r.uid)) return true;
+    }
+  }
+  return false;
+}
