@@ -754,7 +754,9 @@ export class Controller implements Runnable {
    * by the reconcile timeout and `options.signal`.
    *
    * Caveats: side effects of the reconciler outside the ResourceClient (other services, a raw
-   * client-node call) are not dry runs: check `ctx.dryRun`.
+   * client-node call) are not dry runs: check `ctx.dryRun`. A plan runs beside the queue, so it
+   * may run while a real reconcile of the same key does (it writes nothing, but a reconciler
+   * that keeps in-process state per key sees two runs at once).
    *
    * @example
    * ```ts

@@ -44,11 +44,25 @@ export interface Trigger {
   delayMs?: number;
 }
 
-/** The reasons of {@link Trigger}. */
+/**
+ * The reasons of {@link Trigger}.
+ *
+ * @example
+ * ```ts
+ * const reason: TriggerReason = "requeue-after";
+ * ```
+ */
 export type TriggerReason =
   | "event" | "requeue-after" | "requeue" | "retry" | "timeout-returned" | "caches-caught-up" | "bucket" | "gate-recheck" | "manual";
 
-/** Every {@link TriggerReason} (the `reason` label values of the triggers metric). */
+/**
+ * Every {@link TriggerReason}.
+ *
+ * @example
+ * ```ts
+ * TRIGGER_REASONS.includes("retry"); // true
+ * ```
+ */
 export const TRIGGER_REASONS: readonly TriggerReason[] = [
   "event", "requeue-after", "requeue", "retry", "timeout-returned", "caches-caught-up", "bucket", "gate-recheck", "manual",
 ];
@@ -97,7 +111,7 @@ function metadataEqual(a: Record<string, unknown>, b: Record<string, unknown>): 
 }
 
 /** Structural equality of JSON values. */
-export function deepEqual(a: unknown, b: unknown): boolean {
+function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
