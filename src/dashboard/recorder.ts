@@ -11,9 +11,9 @@ import type { Trigger } from "../controller/triggers.ts";
 import type { RecordedEvent } from "../events/recorded-event.ts";
 import type { TappedRecord } from "../log/tap.ts";
 import { toLogValue } from "../log/safe-value.ts";
-import { objectDiff } from "./diff.ts";
+import { diffBytes, objectDiff } from "./diff.ts";
 import type { BuilderPass } from "./owners.ts";
-import type { EventRecord, LogRecord, ReconcileOutcome, ReconcileRecord, StreamMessage, WriteRecord } from "./types.ts";
+import type { DiffOp, EventRecord, LogRecord, ReconcileOutcome, ReconcileRecord, StreamMessage, WriteRecord } from "./types.ts";
 
 /** Limits of a {@link DashboardRecorder}. */
 export interface RecorderLimits {
@@ -32,6 +32,10 @@ const LEVELS = { debug: 0, info: 1, warn: 2, error: 3 } as const;
 const MAX_WRITES = 50;
 /** Diff JSON kept per reconcile record, all its writes together (bytes, about). */
 const MAX_DIFF_BYTES_PER_RECORD = 32 * 1024;
+/** Diff JSON kept in the whole timeline (bytes, about): past it the oldest records' diffs are dropped. */
+const MAX_DIFF_BYTES = 8 * 1024 * 1024;
+/** What a dropped diff says. */
+const DROPPED: DiffOp[] = [{ op: "replace", path: "", value: "… diff dropped: the timeline keeps the newest 8 MiB of diffs" }];
 /** Keys whose last run and last Builder pass are kept (the oldest are forgotten beyond it). */
 const MAX_KEYS = 50_000;
 
@@ -45,15 +49,18 @@ class Ring<T> {
     this.#items = new Array<T | undefined>(Math.max(1, capacity));
   }
 
-  push(item: T): void {
+  /** Adds `item`; answers the item it pushed out, if the ring was full. */
+  push(item: T): T | undefined {
     const cap = this.#items.length;
     if (this.#size < cap) {
       this.#items[(this.#start + this.#size) % cap] = item;
       this.#size++;
-    } else {
-      this.#items[this.#start] = item;
-      this.#start = (this.#start + 1) % cap;
+      return undefined;
     }
+    const evicted = this.#items[this.#start];
+    this.#items[this.#start] = item;
+    this.#start = (this.#start + 1) % cap;
+    return evicted;
   }
 
   /** Oldest first. */
@@ -95,6 +102,11 @@ export class DashboardRecorder {
   #seq = 0;
   /** The Builder passes of running reconciles, by reconcileID (kept for the owners tree when the run ends). */
   readonly #runPasses = new Map<string, BuilderResult[]>();
+  /** Diffs in the timeline, oldest first, with their size; and their total. */
+  readonly #diffs: { record: ReconcileRecord; bytes: number }[] = [];
+  #diffBytes = 0;
+  /** Records the ring has pushed out. */
+  readonly #evicted = new WeakSet<ReconcileRecord>();
   /** Diff bytes held by each running record. */
   readonly #recordBytes = new WeakMap<ReconcileRecord, number>();
   /** Running records by reconcileID. */
@@ -230,7 +242,14 @@ export class DashboardRecorder {
       outcome: "running", writes: [], selfTriggered: run.trigger.self === true, loop: false,
     };
     this.#running.set(run.reconcileID, record);
-    this.#timeline.push(record);
+    const evicted = this.#timeline.push(record);
+    if (evicted) {
+      // Its diffs no longer count (they are mostly the oldest).
+      this.#evicted.add(evicted);
+      let drop = 0;
+      while (drop < this.#diffs.length && this.#evicted.has(this.#diffs[drop]!.record)) this.#diffBytes -= this.#diffs[drop++]!.bytes;
+      if (drop > 0) this.#diffs.splice(0, drop);
+    }
     this.#send({ type: "reconcile", data: record });
   }
 
@@ -238,12 +257,29 @@ export class DashboardRecorder {
     const record = this.#running.get(run.reconcileID);
     if (!record || record.writes.length >= MAX_WRITES) return;
     const w = writeRecord(write);
-    // A record's diffs stay within a budget: the ring's memory is bounded by count and size.
-    const bytes = (this.#recordBytes.get(record) ?? 0) + (w.diff ? JSON.stringify(w.diff).length : 0);
+    // A record's diffs stay within a budget, and so do the ring's (the oldest diffs go first).
+    const size = w.diff ? diffBytes(w.diff) : 0;
+    const bytes = (this.#recordBytes.get(record) ?? 0) + size;
     if (w.diff && bytes > MAX_DIFF_BYTES_PER_RECORD) {
       w.diff = [{ op: "replace", path: "", value: `… diff left out: this reconcile's diffs passed ${MAX_DIFF_BYTES_PER_RECORD / 1024} KiB` }];
-    } else this.#recordBytes.set(record, bytes);
+    } else if (size > 0) {
+      this.#recordBytes.set(record, bytes);
+      this.#diffs.push({ record, bytes: size });
+      this.#diffBytes += size;
+      this.#trimDiffs();
+    }
     record.writes.push(w);
+  }
+
+  /** Drops the oldest diffs while the timeline holds more than its budget. */
+  #trimDiffs(): void {
+    let drop = 0;
+    while (this.#diffBytes > MAX_DIFF_BYTES && drop < this.#diffs.length) {
+      const { record, bytes } = this.#diffs[drop++]!;
+      this.#diffBytes -= bytes;
+      for (const w of record.writes) if (w.diff && w.diff !== DROPPED && w.diff.length > 0) w.diff = DROPPED;
+    }
+    if (drop > 0) this.#diffs.splice(0, drop);
   }
 
   #ended(run: ReconcileRun, end: ReconcileEnd): void {
@@ -310,7 +346,9 @@ function writeRecord(w: ObservedWrite): WriteRecord {
   const after = w.verb === "delete" ? (answer?.metadata?.deletionTimestamp ? answer : undefined) : answer;
   // Unknown without the object before it (a kind the controller does not cache), but for a create.
   const known = w.error === undefined && (w.before !== undefined || w.verb === "create");
-  const diff = known ? objectDiff(w.before, after ?? (w.verb === "delete" ? undefined : w.before), { secret: w.kind === "Secret" }) : null;
+  const diff = known ? objectDiff(w.before, after ?? (w.verb === "delete" ? undefined : w.before), {
+    secret: w.kind === "Secret", ...(w.subresource === "status" ? { only: "status" } : {}),
+  }) : null;
   return {
     apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace ?? "", name: w.name ?? answer?.metadata?.name ?? "",
     verb: w.verb, ...(w.subresource ? { subresource: w.subresource } : {}),

@@ -58,6 +58,8 @@ export interface DashboardSource {
 
 /** How long records wait to be sent to the pages in one batch (ms). */
 const BATCH_MS = 100;
+/** How long an owners tree is served again before it is built anew (ms). */
+const OWNERS_CACHE_MS = 1000;
 /** Plans waiting or running at most (more get 429). */
 const MAX_PLANS_WAITING = 4;
 /** Browsers connected at once at most (more get 503). */
@@ -112,6 +114,10 @@ export class DashboardServer {
   #flushTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   #plansWaiting = 0;
+  /** The owners tree of each controller, as last sent, and when it was built (performance.now()). */
+  readonly #ownersCache = new Map<string, { at: number; json: string; version: number }>();
+  /** Changes seen per controller (runs ended, plans): a tree built before the latest is stale. */
+  readonly #ownersVersion = new Map<string, number>();
   /** Informer → when it last delivered an event (its handler, added when first shown). */
   readonly #lastEvents = new WeakMap<SharedInformer, { at?: number; stop: () => void }>();
   readonly #stopHandlers: (() => void)[] = [];
@@ -258,12 +264,20 @@ export class DashboardServer {
   #owners(res: ServerResponse, name: string): void {
     const controller = this.#controller(name);
     if (!controller) return send(res, 404, { error: `no controller named ${JSON.stringify(name)}; the Manager has ${this.#source.controllers().map((c) => c.name).join(", ") || "none"}` });
+    // Built at most once a second per controller, and shared by every page that asks: an older
+    // tree says `stale: true`, and the page asks again a little later.
+    const cached = this.#ownersCache.get(name);
+    const now = performance.now();
+    const version = this.#ownersVersion.get(name) ?? 0;
+    if (cached && cached.version === version) return sendJson(res, 200, cached.json);
+    if (cached && now - cached.at < OWNERS_CACHE_MS) return sendJson(res, 200, `${cached.json.slice(0, -1)},"stale":true}`);
     const watched = controller.watched();
     const primary = watched.find((w) => w.role === "for")?.informer;
-    if (!primary) return send(res, 200, { controller: name, owners: [] });
     const informers = [...new Set([...watched.filter((w) => w.role !== "for").map((w) => w.informer), ...this.#source.informers()])].filter((i) => i !== primary);
-    const owners = ownersTree({ controller: name, primary, informers, passes: this.recorder.passes(name), lastRuns: this.recorder.lastRuns(name) });
-    send(res, 200, { controller: name, owners });
+    const owners = primary ? ownersTree({ controller: name, primary, informers, passes: this.recorder.passes(name), lastRuns: this.recorder.lastRuns(name) }) : [];
+    const json = JSON.stringify({ controller: name, owners });
+    this.#ownersCache.set(name, { at: now, json, version });
+    sendJson(res, 200, json);
   }
 
   async #plan(res: ServerResponse, name: string, key: string): Promise<void> {
@@ -287,6 +301,8 @@ export class DashboardServer {
       return send(res, 409, { error: (err as Error)?.message ?? String(err) });
     }
     this.recorder.planned(name, key, plan.builder.map((b) => b.result));
+    this.#ownersCache.delete(name);
+    this.#ownersVersion.set(name, (this.#ownersVersion.get(name) ?? 0) + 1);
     const view: PlanView = {
       controller: name, key, at: plan.run.startedAt,
       writes: DashboardRecorder.writeRecords(plan.writes.filter((w) => !(w.kind === "Event" && w.apiVersion.startsWith("events.k8s.io")))),
@@ -339,6 +355,10 @@ export class DashboardServer {
    * all of them, a run's start and end merged into one message when they fall in one batch.
    */
   #queue(m: StreamMessage): void {
+    // What a run changed is in the next owners tree its controller's pages fetch.
+    if (m.type === "owners" || (m.type === "reconcile" && m.data.outcome !== "running")) {
+      this.#ownersVersion.set(m.data.controller, (this.#ownersVersion.get(m.data.controller) ?? 0) + 1);
+    }
     if (this.#streams.size === 0) return;
     const key = m.type === "reconcile" ? `r${m.data.seq}` : m.type === "owners" ? `o${m.data.controller}\u0000${m.data.key}` : `${m.type}${++this.#queued}`;
     this.#pending.delete(key);
@@ -441,7 +461,10 @@ function frame(m: StreamMessage): string {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  sendJson(res, status, JSON.stringify(body));
+}
+
+function sendJson(res: ServerResponse, status: number, json: string): void {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(json), "cache-control": "no-store", ...SECURITY_HEADERS });
   res.end(json);
 }

@@ -231,7 +231,11 @@ export interface ChildNode extends ObjectName {
   children: ChildNode[];
 }
 
-/** `GET /api/owners?controller=…`: the primaries of a controller, each with its children. */
+/**
+ * One primary of `GET /api/owners?controller=…`, which answers `{ controller, owners, stale? }`:
+ * `stale: true` when the tree predates the controller's latest change (trees are built at most
+ * once a second and shared by every page; ask again shortly).
+ */
 export interface OwnerNode extends ObjectName {
   controller: string;
   key: string;

@@ -2,13 +2,14 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { objectDiff } from "../../src/dashboard/diff.ts";
 import { DashboardRecorder } from "../../src/dashboard/recorder.ts";
+import type { Controller, ControllerObserver, ReconcileRun } from "../../src/entries/controller.ts";
 
 describe("objectDiff", () => {
-  it("answers replace, add and remove operations as JSON Pointers, keys sorted", () => {
+  it("answers replace, add and remove operations as JSON Pointers, in the objects' key order (new keys last)", () => {
     assert.deepEqual(objectDiff({ spec: { replicas: 1, b: 1 } }, { spec: { replicas: 3, a: 2 } }), [
-      { op: "add", path: "/spec/a", value: 2 },
-      { op: "remove", path: "/spec/b", old: 1 },
       { op: "replace", path: "/spec/replicas", old: 1, value: 3 },
+      { op: "remove", path: "/spec/b", old: 1 },
+      { op: "add", path: "/spec/a", value: 2 },
     ]);
     assert.deepEqual(objectDiff({ a: 1 }, { a: 1 }), []);
   });
@@ -27,12 +28,12 @@ describe("objectDiff", () => {
     const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" }, data: { k: "v" }, list: [1, 2] };
     assert.deepEqual(objectDiff(undefined, cm), [
       { op: "add", path: "/apiVersion", value: "v1" },
-      { op: "add", path: "/data/k", value: "v" },
       { op: "add", path: "/kind", value: "ConfigMap" },
-      { op: "add", path: "/list", value: [1, 2] },
       { op: "add", path: "/metadata/name", value: "a" },
+      { op: "add", path: "/data/k", value: "v" },
+      { op: "add", path: "/list", value: [1, 2] },
     ]);
-    assert.deepEqual(objectDiff(cm, undefined).map((o) => `${o.op} ${o.path}`), ["remove /apiVersion", "remove /data/k", "remove /kind", "remove /list", "remove /metadata/name"]);
+    assert.deepEqual(objectDiff(cm, undefined).map((o) => `${o.op} ${o.path}`), ["remove /apiVersion", "remove /kind", "remove /metadata/name", "remove /data/k", "remove /list"]);
     assert.deepEqual(objectDiff({ spec: {} }, { spec: { a: {} } }), [{ op: "add", path: "/spec/a", value: {} }], "an empty object is a leaf");
     assert.deepEqual(objectDiff(undefined, "x"), [{ op: "add", path: "/", value: "x" }]);
   });
@@ -62,7 +63,7 @@ describe("objectDiff", () => {
     assert.deepEqual(ops.map((o) => `${o.op} ${o.path}`), ["replace /data/password"], "a changed Secret value is a change, not an empty diff");
     assert.ok(!JSON.stringify(ops).includes("czNjcmV0") && !JSON.stringify(ops).includes("b3RoZXIx"));
   });
-  it("keeps at most 200 operations, the last saying how many were left out (changes and a large create)", () => {
+  it("keeps at most 200 operations (60 for a created object), the last saying how many were left out", () => {
     const before: Record<string, number> = {};
     const after: Record<string, number> = {};
     for (let i = 0; i < 500; i++) {
@@ -74,8 +75,9 @@ describe("objectDiff", () => {
     assert.equal(ops[198]!.path, "/data/k198");
     assert.match(String(ops[199]!.value), /^… 301 more changes left out$/, "500 changes: 199 shown, 301 left out");
     const created = objectDiff(undefined, { data: after });
-    assert.equal(created.length, 200);
-    assert.match(String(created[199]!.value), /^… 301 more changes left out$/, "a create of 500 fields: 301 left out");
+    assert.equal(created.length, 60, "a created object: at most 60 of its fields");
+    assert.match(String(created[59]!.value), /^… 441 more changes left out$/, "a create of 500 fields: 59 shown, 441 left out");
+    assert.deepEqual(objectDiff({ spec: { a: 1 }, status: { b: 1 } }, { spec: { a: 2 }, status: { b: 2 } }, { only: "status" }), [{ op: "replace", path: "/status/b", old: 1, value: 2 }], "only: one top-level field");
   });
   it("cuts long values", () => {
     const long = "x".repeat(5000);
@@ -83,7 +85,7 @@ describe("objectDiff", () => {
     assert.equal(op!.old, "");
     const cut = String(op!.value);
     assert.ok(cut.length < 2100, `cut to about 2000 characters, not ${cut.length}`);
-    assert.match(cut, /… \(5002 characters\)$/);
+    assert.match(cut, /… \(5000 characters\)$/);
     const [small] = objectDiff({ a: { b: 1 } }, { a: { b: 2 } });
     assert.equal(small!.value, 2);
   });
@@ -121,5 +123,30 @@ describe("the diff of a write record (DashboardRecorder.writeRecords)", () => {
   it("keeps at most 50 writes", () => {
     const writes = Array.from({ length: 60 }, (_, i) => ({ ...base, verb: "create" as const, name: `cm-${i}`, answer: cm({}, String(i)) }));
     assert.equal(DashboardRecorder.writeRecords(writes).length, 50);
+  });
+});
+
+describe("the timeline's memory (DashboardRecorder)", () => {
+  it("keeps the newest 8 MiB of diffs and at most 32 KiB per reconcile, dropping the oldest first", () => {
+    const recorder = new DashboardRecorder({ timeline: 2000 });
+    let observer: ControllerObserver | undefined;
+    recorder.attach({ name: "big", observe: (o: ControllerObserver) => ((observer = o), () => undefined) } as unknown as Controller);
+    const data = (n: number) => Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key-${i}`, `${n}-${"v".repeat(100)}`]));
+    for (let n = 0; n < 1200; n++) {
+      const run: ReconcileRun = { controller: "big", key: `ns/o${n}`, reconcileID: `r${n}`, trigger: { reason: "manual" }, triggers: 1, queuedAt: 0, startedAt: 0, plan: false };
+      observer!.started!(run);
+      const before = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `o${n}` }, data: data(n) };
+      observer!.wrote!(run, { verb: "apply", apiVersion: "v1", kind: "ConfigMap", namespace: "ns", name: `o${n}`, dryRun: false, before, answer: { ...before, data: data(n + 1) } });
+      observer!.ended!(run, { outcome: "done", endedAt: 1, writes: 1, selfTriggered: false, loop: false });
+    }
+    const records = recorder.timeline(5000);
+    assert.equal(records.length, 1200);
+    const sizes = records.map((r) => JSON.stringify(r.writes[0]!.diff).length);
+    assert.ok(sizes.every((b) => b < 40 * 1024), `at most about 32 KiB per reconcile: ${Math.max(...sizes)}`);
+    const kept = records.filter((r) => !/dropped/.test(String(r.writes[0]!.diff?.[0]?.value)));
+    const keptBytes = kept.reduce((n, r) => n + JSON.stringify(r.writes[0]!.diff).length, 0);
+    assert.ok(keptBytes <= 9 * 1024 * 1024, `about 8 MiB of diffs kept, not ${keptBytes}`);
+    assert.ok(kept.length > 100 && kept.length < 1200, `the newest kept: ${kept.length}`);
+    assert.equal(kept[0]!.key, records[records.length - kept.length]!.key, "the newest ones");
   });
 });

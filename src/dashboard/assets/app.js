@@ -409,9 +409,11 @@ function flush() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Owners fetching: at most one request per controller per OWNERS_REFETCH_MS, none in parallel.
+// Owners fetching: none in parallel, at most one request per controller per gap: OWNERS_REFETCH_MS,
+// or longer for a big tree (20 times its last fetch, 2 s above 200 owners), so that following a
+// large operator does not load it.
 
-/** @type {Map<string, { last: number, timer: number, inflight: boolean, again: boolean }>} */
+/** @type {Map<string, { last: number, timer: number, inflight: boolean, again: boolean, gap: number }>} */
 const ownerFetches = new Map();
 
 /** @param {string} controller */
@@ -419,7 +421,7 @@ function requestOwners(controller) {
   if (!controller) return;
   let f = ownerFetches.get(controller);
   if (!f) {
-    f = { last: 0, timer: 0, inflight: false, again: false };
+    f = { last: 0, timer: 0, inflight: false, again: false, gap: OWNERS_REFETCH_MS };
     ownerFetches.set(controller, f);
   }
   if (f.inflight) {
@@ -428,15 +430,20 @@ function requestOwners(controller) {
   }
   if (f.timer) return;
   const fs = f;
-  const wait = Math.max(0, fs.last + OWNERS_REFETCH_MS - Date.now());
+  const wait = Math.max(0, fs.last + fs.gap - Date.now());
   fs.timer = window.setTimeout(async () => {
     fs.timer = 0;
     fs.inflight = true;
     fs.last = Date.now();
     const prev = store.owners.get(controller);
     try {
+      const started = performance.now();
       const body = await getJSON(`/api/owners${query({ controller })}`);
-      store.owners.set(controller, { owners: Array.isArray(body?.owners) ? body.owners : [], error: null, loaded: true });
+      const owners = Array.isArray(body?.owners) ? body.owners : [];
+      fs.gap = Math.max(OWNERS_REFETCH_MS, 20 * (performance.now() - started), owners.length > 200 ? 2000 : 0);
+      store.owners.set(controller, { owners, error: null, loaded: true });
+      // The server's tree predates its latest change (it builds one a second at most): ask again.
+      if (body?.stale === true) fs.again = true;
     } catch (e) {
       store.owners.set(controller, { owners: prev?.owners ?? [], error: `Could not load the owners of ${controller}: ${errorText(e)}`, loaded: true });
     } finally {
