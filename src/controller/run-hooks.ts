@@ -33,6 +33,11 @@ const hooks = new AsyncLocalStorage<RunHooks>();
  *
  * @example
  * ```ts
+ * import type { ReconcileContext, Reconciler, Request } from "operator-runtime";
+ *
+ * declare const reconcile: Reconciler;
+ * declare const request: Request;
+ * declare const ctx: ReconcileContext;
  * await runWithHooks({ plan: true }, () => reconcile(request, ctx));
  * ```
  */

@@ -32,7 +32,10 @@ interface ClusterEvent extends KubeObject {
  *
  * @example
  * ```ts
- * declare const mgr: import("../manager/manager.ts").Manager;
+ * import type { Manager } from "operator-runtime";
+ * import type { DashboardRecorder } from "./recorder.ts";
+ *
+ * declare const mgr: Manager;
  * declare const recorder: DashboardRecorder;
  * const stop = await followClusterEvents({ client: mgr.client, cache: mgr.cache, controllers: () => mgr.controllers(), recorder, logger: mgr.logger, ownEvent: () => false });
  * stop();

@@ -88,6 +88,8 @@ class Ring<T> {
  *
  * @example
  * ```ts
+ * import type { Controller } from "operator-runtime/controller";
+ *
  * declare const controller: Controller;
  * const recorder = new DashboardRecorder();
  * recorder.attach(controller);

@@ -88,6 +88,8 @@ const SECURITY_HEADERS = {
  *
  * @example
  * ```ts
+ * import { DashboardRecorder } from "./recorder.ts";
+ *
  * declare const source: DashboardSource;
  * const server = new DashboardServer({ source, recorder: new DashboardRecorder(), port: 0 });
  * await server.start();
