@@ -338,7 +338,7 @@ export class DashboardServer {
   }
 
   /** Writes to a stream; a page that cannot keep up is disconnected (it reconnects and starts over). */
-  #write(res: ServerResponse, data: string): void {
+  #write(res: ServerResponse, data: string | Buffer): void {
     if (res.writableLength > MAX_BUFFERED_BYTES) {
       res.destroy();
       return;
@@ -373,9 +373,11 @@ export class DashboardServer {
   #flush(): void {
     this.#flushTimer = undefined;
     if (this.#pending.size === 0) return;
-    let data = "";
-    for (const m of this.#pending.values()) data += frame(m);
+    let text = "";
+    for (const m of this.#pending.values()) text += frame(m);
     this.#pending.clear();
+    // Encoded once for every page.
+    const data = Buffer.from(text);
     for (const res of this.#streams) this.#write(res, data);
   }
 
