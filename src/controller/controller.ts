@@ -630,6 +630,11 @@ export class Controller implements Runnable {
       // The slots go to causes that may not be echoes: one echo known already is enough (the
       // children a run created echo by the dozen).
       const knownEcho = echo?.() === true;
+      if (pending.causes.length >= CAUSES_KEPT && !knownEcho) {
+        // Full: make room by dropping kept causes answered as echoes by now (the first stays, the fallback).
+        const kept = pending.causes.filter((c, i) => i === 0 || c.echo?.() !== true);
+        if (kept.length < pending.causes.length) pending.causes = kept;
+      }
       if (pending.causes.length < CAUSES_KEPT && !(knownEcho && pending.causes.some((c) => c.known))) {
         pending.causes.push(echo ? { make, echo, ...(knownEcho ? { known: true } : {}) } : { make });
       }

@@ -311,6 +311,8 @@ export class DashboardRecorder {
 
   /** Keeps a Builder pass of a running reconcile, until the run ends (several Builders of a run, by component, are merged then). */
   #builderPass(run: ReconcileRun, result: BuilderResult): void {
+    // A run that already ended (it timed out and goes on in the background) is not shown again.
+    if (!this.#running.has(run.reconcileID)) return;
     const passes = this.#runPasses.get(run.reconcileID);
     if (passes) passes.push(result);
     else this.#runPasses.set(run.reconcileID, [result]);

@@ -219,6 +219,7 @@ export class DashboardServer {
           }),
         });
       }
+      if (path === "/api/plan" && req.method === "HEAD") return void res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...SECURITY_HEADERS }).end();
       if (path === "/api/plan") return await this.#plan(res, url.searchParams.get("controller") ?? "", url.searchParams.get("key") ?? "");
       if (path === "/api/stream") {
         if (req.method === "HEAD") return void res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", ...SECURITY_HEADERS }).end();
@@ -271,8 +272,9 @@ export class DashboardServer {
     const cached = this.#ownersCache.get(name);
     const now = performance.now();
     const version = this.#ownersVersion.get(name) ?? 0;
-    if (cached && cached.version === version) return sendJson(res, 200, cached.json);
-    if (cached && now - cached.at < OWNERS_CACHE_MS) return sendJson(res, 200, `${cached.json.slice(0, -1)},"stale":true}`);
+    if (cached && now - cached.at < OWNERS_CACHE_MS) {
+      return sendJson(res, 200, cached.version === version ? cached.json : `${cached.json.slice(0, -1)},"stale":true}`);
+    }
     const watched = controller.watched();
     const primary = watched.find((w) => w.role === "for")?.informer;
     const informers = [...new Set([...watched.filter((w) => w.role !== "for").map((w) => w.informer), ...this.#source.informers()])].filter((i) => i !== primary);
@@ -302,9 +304,12 @@ export class DashboardServer {
     } catch (err) {
       return send(res, 409, { error: (err as Error)?.message ?? String(err) });
     }
-    this.recorder.planned(name, key, plan.builder.map((b) => b.result));
-    this.#ownersCache.delete(name);
-    this.#ownersVersion.set(name, (this.#ownersVersion.get(name) ?? 0) + 1);
+    if (plan.end.outcome !== "error" && plan.end.outcome !== "terminal") {
+      // A plan that ran through: the owners tree shows its actions (a failed one's may be partial).
+      this.recorder.planned(name, key, plan.builder.map((b) => b.result));
+      this.#ownersCache.delete(name);
+      this.#ownersVersion.set(name, (this.#ownersVersion.get(name) ?? 0) + 1);
+    }
     const view: PlanView = {
       controller: name, key, at: plan.run.startedAt,
       writes: DashboardRecorder.writeRecords(plan.writes.filter((w) => !(w.kind === "Event" && w.apiVersion.startsWith("events.k8s.io")))),

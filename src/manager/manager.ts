@@ -39,6 +39,7 @@ import { webhookConfigurations } from "../webhook/configurations.ts";
 import type { AdmissionRegistration, ConversionOptions, ConversionRegistration, WebhookOptions } from "../webhook/types.ts";
 import { LogTap } from "../log/tap.ts";
 import type { DashboardOptions, DashboardServer } from "../dashboard/server.ts";
+import type { SharedInformer } from "../cache/informer.ts";
 import type { OwnershipView } from "../dashboard/types.ts";
 import { reconcileScope } from "../controller/reconcile-scope.ts";
 import { tapRecordedEvents } from "../events/event-recorder.ts";
@@ -281,6 +282,10 @@ export class Manager {
   #dashboard: DashboardServer | undefined;
   #dashboardStop: (() => void)[] = [];
   #attachDashboard: ((c: Controller) => void) | undefined;
+  /** The dashboard's Events informer (readiness does not wait for it). */
+  #dashboardEvents: SharedInformer | undefined;
+  /** Starts following the cluster's Events (set by the dashboard's start; run once the cache has started). */
+  #followEvents: (() => void) | undefined;
   /** Ownership the dashboard last saw (to list bucket handovers). */
   #lastServed: ReadonlySet<number> = new Set();
   readonly #handovers: { at: number; bucket: number; change: "served" | "drained" }[] = [];
@@ -439,9 +444,11 @@ export class Manager {
     // Every EventRecorder's events: the Manager's, and those the reconcilers made themselves.
     const names = () => new Set(this.controllers().map((c) => c.name));
     const own = new Set<string>();
+    const reporters = new Set<string>(this.recorder ? [this.recorder.controller] : []);
     this.#dashboardStop.push(tapRecordedEvents((recorded, from) => {
       const m = recorded.event.metadata;
       own.add(`${m.namespace ?? ""}/${m.name ?? ""}`);
+      reporters.add(from.controller);
       if (own.size > 10_000) own.delete(own.values().next().value!);
       const scope = reconcileScope();
       if (scope ? !names().has(scope.controller) : from !== this.recorder) return;
@@ -449,7 +456,13 @@ export class Manager {
       recorder.event(recorded, scope ? { controller: scope.controller, ...(key ? { key } : {}) } : undefined);
     }));
     this.#dashboardStop.push(() => recorder.close());
-    if (this.ring) this.#lastServed = new Set(this.ring.served());
+    if (this.ring) {
+      // Handovers are noted as they happen (to the second), whether or not a page is open.
+      this.#lastServed = new Set(this.ring.served());
+      const sample = setInterval(() => this.#ownership(), 1000);
+      sample.unref();
+      this.#dashboardStop.push(() => clearInterval(sample));
+    }
     const server = new DashboardServer({
       recorder, logger: this.logger,
       source: { controllers: () => this.controllers(), informers: () => this.cache.informers(), ownership: () => this.#ownership() },
@@ -458,12 +471,17 @@ export class Manager {
     });
     await server.start();
     this.#dashboard = server;
-    // And the Events other controllers write about the operator's objects (when it may list them).
+    // And the Events other controllers write about the operator's objects (when it may list
+    // them), from when the cache has started: its start does not wait for the cluster's Events.
     const { followClusterEvents } = await import("../dashboard/cluster-events.ts");
-    void followClusterEvents({
+    this.#followEvents = () => void followClusterEvents({
       client: this.client, cache: this.cache, controllers: () => this.controllers(), recorder, logger: this.logger,
-      ownEvent: (namespace, name) => own.has(`${namespace}/${name}`),
-    }).then((stop) => (this.#dashboard === server ? this.#dashboardStop.push(stop) : stop()));
+      ownEvent: (namespace, name, reporter) => own.has(`${namespace}/${name}`) || (reporter !== undefined && reporters.has(reporter)),
+    }).then(({ stop, informer }) => {
+      if (this.#dashboard !== server) return stop();
+      this.#dashboardEvents = informer;
+      this.#dashboardStop.push(stop);
+    });
     this.logger.info(`dashboard: ${server.url}`, { url: server.url });
   }
 
@@ -514,7 +532,10 @@ export class Manager {
     // Sharded: an informer rebuilt for a bucket change is still listing while the one it
     // replaces serves; readiness does not flap at every handover.
     const router = this.#router;
-    return this.#started && !this.#stopping && this.#webhooksServing() && this.cache.hasSynced(router ? (i) => router.isPending(i) : undefined);
+    // Nor does the dashboard's Events informer hold readiness back.
+    const events = this.#dashboardEvents;
+    const ignore = router || events ? (i: SharedInformer) => (router?.isPending(i) ?? false) || i === events : undefined;
+    return this.#started && !this.#stopping && this.#webhooksServing() && this.cache.hasSynced(ignore);
   }
 
   /** Whether the webhook server is listening, or none is wanted. */
@@ -725,13 +746,33 @@ export class Manager {
       try {
         await this.#startDashboard(this.#dashboardOptions);
       } catch (err) {
-        for (const stop of this.#dashboardStop.splice(0)) stop();
-        this.#attachDashboard = undefined;
+        await this.#stopDashboard();
         clearInterval(this.#keepAlive);
         this.#started = false;
         throw err;
       }
     }
+    try {
+      await this.#startTheRest(signal);
+    } catch (err) {
+      // The dashboard does not outlive a start that failed (what else started is as before).
+      await this.#stopDashboard();
+      throw err;
+    }
+  }
+
+  /** Stops the dashboard: its server, its listeners (log, events, controllers) and its Events informer's handler. */
+  async #stopDashboard(): Promise<void> {
+    for (const stop of this.#dashboardStop.splice(0)) stop();
+    this.#attachDashboard = undefined;
+    this.#followEvents = undefined;
+    const dashboard = this.#dashboard;
+    this.#dashboard = undefined;
+    if (dashboard) await dashboard.stop();
+  }
+
+  /** start() after the dashboard: the health server, webhooks, cache, runnables, then leading. */
+  async #startTheRest(signal: AbortSignal): Promise<void> {
     if (this.health) {
       await this.health.start(signal);
       // With healthPort 0 the port is chosen now: say where /metrics, /healthz and /readyz are.
@@ -739,6 +780,8 @@ export class Manager {
     }
     if (this.#wantsWebhookServer()) await this.#startWebhookServer(signal);
     await this.cache.start(signal);
+    this.#followEvents?.();
+    this.#followEvents = undefined;
     for (const r of this.#runnables) await this.#startOne(r);
     if (this.ring) {
       await this.#lead();
@@ -779,10 +822,7 @@ export class Manager {
       // Last but the probes: the API server may call webhooks until the endpoints drop this pod.
       if (this.#webhookServer) await this.#webhookServer.stop();
       if (this.health) await this.health.stop();
-      for (const stop of this.#dashboardStop.splice(0)) stop();
-      const dashboard = this.#dashboard;
-      this.#dashboard = undefined;
-      if (dashboard) await dashboard.stop();
+      await this.#stopDashboard();
       clearInterval(this.#keepAlive);
       this.logger.info("stopped");
     })();

@@ -326,6 +326,8 @@ describe("the dashboard server on a Manager (LocalCluster)", () => {
 
   it("shows the Events other controllers write about the operator's objects, and not others'", async () => {
     const shop = await waitFor(async () => (await ownerOf("shop"))?.children.find((c) => c.uid), "a child of shop");
+    // The dashboard follows Events from when its informer has listed them (older ones are not news).
+    await waitFor(async () => (await json<DashboardState>("/api/state")).body.informers.some((i) => i.kind === "Event" && i.synced), "the dashboard's Events informer");
     const event = (name: string, regarding: Record<string, string>) => ({
       apiVersion: "events.k8s.io/v1", kind: "Event", metadata: { name, namespace: NS }, eventTime: new Date().toISOString().replace(/\.\d+Z$/, ".000000Z"),
       reportingController: "example.com/other-controller", reportingInstance: "other-1", action: "Check", reason: "SomethingHappened", type: "Warning",
@@ -342,6 +344,16 @@ describe("the dashboard server on a Manager (LocalCluster)", () => {
     assert.equal(shown.type, "Warning");
     assert.deepEqual(shown.regarding, { apiVersion: shop.apiVersion, kind: shop.kind, namespace: NS, name: shop.name });
     assert.ok(!(await json<DashboardState>("/api/state")).body.events.some((e) => e.note === "about not-ours-at-all"));
+  });
+
+  it("answers HEAD on /api/plan and /api/stream without planning or streaming", async () => {
+    const before = (await json<DashboardState>("/api/state")).body.timeline.length;
+    for (const path of [`/api/plan?controller=apps&key=${NS}/shop`, "/api/stream"]) {
+      const r = await http(new URL(path, url).href, "HEAD");
+      assert.equal(r.code, 200, path);
+      assert.equal(r.body, "", path);
+    }
+    assert.ok((await json<DashboardState>("/api/state")).body.timeline.length >= before);
   });
 
   it("is read-only: POST, PUT, DELETE, PATCH and OPTIONS get 405 with Allow: GET, HEAD", async () => {
