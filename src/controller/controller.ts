@@ -253,6 +253,12 @@ export interface ControllerOptions {
    * re-created under the same name: the new UID's bucket may be another replica's).
    */
   sharding?: ControllerSharding;
+  /**
+   * Set by a Manager with leader election: the controller starts when this process wins the
+   * Lease, so the runs of its informers' first lists say so (`trigger.leadership`, metric reason
+   * `leadership`).
+   */
+  leaderElection?: boolean;
 }
 
 /** The default of {@link ControllerOptions.reconcileTimeoutMs}. */
@@ -597,7 +603,7 @@ export class Controller implements Runnable {
         const key = keyOf(r);
         if (skip?.has(key) || keys.has(key)) continue;
         keys.add(key);
-        this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true), () => this.#echoes(kind, obj, key, event === "DELETED"));
+        this.#cause(key, () => eventTrigger(event, role, kind, obj, oldObj, initial === true, this.#options.leaderElection === true), () => this.#echoes(kind, obj, key, event === "DELETED"));
       }
       return keys;
     };
@@ -1023,13 +1029,13 @@ function logTrigger(t: Trigger, triggers: number): Record<string, unknown> {
 }
 
 /** The trigger of a watch event (what changed is worked out only when the key runs). */
-function eventTrigger(event: "ADDED" | "MODIFIED" | "DELETED", role: WatchRole, kind: PlainKindRef, obj: KubeObject, oldObj: KubeObject | undefined, initial: boolean): Trigger {
+function eventTrigger(event: "ADDED" | "MODIFIED" | "DELETED", role: WatchRole, kind: PlainKindRef, obj: KubeObject, oldObj: KubeObject | undefined, initial: boolean, leadership: boolean): Trigger {
   const m = obj.metadata ?? {};
   return {
     reason: "event", event, role, apiVersion: kind.apiVersion, kind: kind.kind,
     ...(m.namespace ? { namespace: m.namespace } : {}), name: m.name ?? "",
     ...(event === "MODIFIED" && oldObj ? { changed: changedParts(oldObj, obj) } : {}),
-    ...(initial ? { initial: true } : {}),
+    ...(initial ? { initial: true, ...(leadership ? { leadership: true } : {}) } : {}),
   };
 }
 

@@ -9,7 +9,8 @@ import { checkObject } from "../util/check-args.ts";
  * What queued a key:
  * - `event`: a watch event (`ADDED`, `MODIFIED`, `DELETED`) of the primary (`role: "for"`), of a
  *   child (`owns`) or of a mapped kind (`watches`); `initial` for the adds of an informer's
- *   first list (a start, or a newly won leadership);
+ *   first list when the controller starts, and `leadership` too when it started because this
+ *   process won leader election;
  * - `requeue-after`: the reconciler returned `Action.requeueAfter(ms)`;
  * - `requeue`: it returned `Action.requeue()` (rate-limited);
  * - `retry`: it failed, and the key came back after its backoff;
@@ -38,6 +39,8 @@ export interface Trigger {
   changed?: string[];
   /** With `ADDED`: it came with the informer's initial list. */
   initial?: boolean;
+  /** With `initial`: the controller started because this process won leader election. */
+  leadership?: boolean;
   /** The event is the echo of a write this controller made for the same key. */
   self?: boolean;
   /** With `requeue-after` and `retry`: the delay (ms). */
@@ -144,7 +147,7 @@ export function describeTrigger(t: Trigger): string {
   if (t.reason !== "event") return t.delayMs !== undefined ? `${t.reason} ${t.delayMs} ms` : t.reason;
   const name = t.namespace ? `${t.namespace}/${t.name}` : t.name;
   const changed = t.changed?.length ? ` (${t.changed.join(", ")})` : "";
-  const initial = t.initial ? " (initial list)" : "";
+  const initial = t.initial ? (t.leadership ? " (initial list: leadership won)" : " (initial list)") : "";
   const self = t.self ? " [own write]" : "";
   return `${t.kind} ${name} ${t.event}${changed}${initial}${self}`;
 }
@@ -152,7 +155,7 @@ export function describeTrigger(t: Trigger): string {
 /**
  * The `reason` label of `operator_runtime_reconcile_triggers_total` for a trigger: the watch
  * event in lower case (`added`, `modified`, `deleted`; `initial-list` for an informer's first
- * list), else the trigger's reason.
+ * list, `leadership` for one after winning leader election), else the trigger's reason.
  *
  * @example
  * ```ts
@@ -163,6 +166,6 @@ export function describeTrigger(t: Trigger): string {
 export function triggerMetricReason(t: Trigger): string {
   checkObject("triggerMetricReason(trigger)", "trigger", t, "a trigger ({ reason, … })");
   if (t.reason !== "event") return t.reason;
-  if (t.initial) return "initial-list";
+  if (t.initial) return t.leadership ? "leadership" : "initial-list";
   return (t.event ?? "event").toLowerCase();
 }

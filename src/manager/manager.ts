@@ -1045,6 +1045,7 @@ export class ControllerRegistration {
       ...(this.#timeoutMs !== undefined ? { reconcileTimeoutMs: this.#timeoutMs } : {}),
       ...(this.#terminalCondition !== undefined ? { terminalCondition: this.#terminalCondition } : {}),
       ...(this.#manager.ring ? { sharding: shardingOf(this.#manager.ring) } : {}),
+      ...(this.#manager.elector ? { leaderElection: true } : {}),
     });
     this.#manager.add(c);
     return c;

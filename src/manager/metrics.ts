@@ -70,7 +70,8 @@ export const WEBHOOK_LATENCY_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0
  * `controller_runtime_max_concurrent_reconciles{controller}`,
  * `controller_runtime_active_workers{controller}`,
  * `operator_runtime_reconcile_triggers_total{controller,kind,reason}` (what triggered each
- * reconcile: `reason` is the watch event — `added`, `modified`, `deleted`, `initial-list` —
+ * reconcile: `reason` is the watch event — `added`, `modified`, `deleted`, `initial-list`,
+ * `leadership` —
  * with the event's object's `kind`, or `requeue-after`, `requeue`, `retry`,
  * `timeout-returned`, `caches-caught-up`, `bucket`, `gate-recheck`, `manual` with `kind=""`),
  * and for each queue (labels `name` and

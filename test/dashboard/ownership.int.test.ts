@@ -6,8 +6,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster } from "../../src/testing/index.ts";
-import { Action, ConfigMap, Manager } from "../../src/index.ts";
+import { Action, ConfigMap, Manager, ResourceClient } from "../../src/index.ts";
 import { silentLogger } from "../../src/entries/client.ts";
+import { describeTrigger } from "../../src/entries/controller.ts";
 import type { DashboardState } from "../../src/dashboard/types.ts";
 import { waitFor, within } from "../support/wait.ts";
 
@@ -36,6 +37,7 @@ describe("the dashboard's ownership view (LocalCluster, real HTTP)", () => {
 
   it("shows the leader and the standby, the Lease's holder on both; a standby refuses plans with the reason", async () => {
     const leaderElection = { namespace: NS, name: "dash-lease", ...TIMINGS };
+    await new ResourceClient({ kubeConfig: cluster.kubeConfig }).create({ ...ConfigMap, metadata: { name: "existing", namespace: NS }, data: { a: "1" } });
     const a = manager({ leaderElection: { ...leaderElection, identity: "replica-a" } });
     await within(a.start(), "a.start()", 15_000);
     await waitFor(async () => (await state(a)).ownership.role === "leader", "a to lead");
@@ -50,6 +52,12 @@ describe("the dashboard's ownership view (LocalCluster, real HTTP)", () => {
     assert.equal(sb.ownership.role, "standby");
     assert.equal(sb.ownership.identity, "replica-b");
     assert.deepEqual(sb.ownership.leaderElection, { namespace: NS, name: "dash-lease", holder: "replica-a" });
+    // The leader's first runs say why they ran: it won the Lease (and so does the metric).
+    const first = await waitFor(async () => (await state(a)).timeline.find((r) => r.trigger.initial && r.key === `${NS}/existing` && r.outcome === "done"), "the leader's run of the first list");
+    assert.equal(first.trigger.leadership, true);
+    assert.match(describeTrigger(first.trigger), /\(initial list: leadership won\)$/);
+    assert.match(await a.metrics.text(), /operator_runtime_reconcile_triggers_total\{controller="cms",kind="ConfigMap",reason="leadership"\} [1-9]/);
+    assert.equal(sb.timeline.length, 0, "the standby reconciles nothing");
     const refused = await fetch(new URL(`api/plan?controller=cms&key=${NS}/x`, b.dashboardUrl));
     assert.equal(refused.status, 409);
     assert.match(((await refused.json()) as { error: string }).error, /standby replica, ask the leader/);
