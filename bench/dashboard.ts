@@ -37,11 +37,11 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { KubeConfig } from "@kubernetes/client-node";
 import type { Browser } from "playwright-core";
 import { ResourceClient } from "../src/index.ts";
-import { DataApp, dataAppCrd } from "../examples/dataapp/dataapp.ts";
+import { DataApp } from "../examples/dataapp/dataapp.ts";
 import { Child } from "./scale-ipc.ts";
+import { dataAppClusterReady } from "./dataapp-cluster.ts";
 
 const NS = "dash";
 const PREFIX = "app-";
@@ -102,22 +102,8 @@ interface Window { cpuMs: number; reconciles: number; wallMs: number; saturated:
 
 async function startPair(mode: Mode, workers: number): Promise<Pair> {
   const server = Child.fork(`LocalCluster (${mode})`, "./scale-server.ts", ["60000"]);
-  const ready = await server.next("ready", 30_000);
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromFile(String(ready.kubeconfigPath));
-  const client = new ResourceClient({ kubeConfig, fieldManager: "dashboard-bench-user" });
-  await client.create(dataAppCrd);
-  await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });
-  for (let i = 0; ; i++) {
-    try {
-      await client.list(DataApp, { namespace: NS, limit: 1 });
-      break;
-    } catch (err) {
-      if (i >= 100) throw new Error(`LocalCluster (${mode}): the DataApp CRD is not served after 5 s: ${(err as Error).message}`);
-      await delay(50);
-    }
-  }
-  const operator = Child.fork(`operator (${mode})`, "./dashboard-operator.ts", [String(ready.kubeconfigPath), mode === "off" ? "off" : "on", String(workers)],
+  const { kubeconfigPath, client } = await dataAppClusterReady(server, `LocalCluster (${mode})`, NS, "dashboard-bench-user");
+  const operator = Child.fork(`operator (${mode})`, "./dashboard-operator.ts", [kubeconfigPath, mode === "off" ? "off" : "on", String(workers)],
     process.env.DASHBOARD_OPERATOR_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []);
   const up = await operator.next("ready", 60_000);
   return { mode, server, operator, client, url: String(up.url) };

@@ -25,12 +25,11 @@
  * `SCALE_OPERATOR_NODE_OPTIONS` to the operator only (e.g. `--max-semi-space-size=4`).
  */
 import { parseArgs } from "node:util";
-import { KubeConfig } from "@kubernetes/client-node";
-import { ResourceClient } from "../src/index.ts";
 import { OPERATOR_NODE_OPTIONS } from "../src/cli/memory-sizing.ts";
 import { DEFAULT_HEAP_GROWING_PERCENT } from "../src/manager/manager.ts";
-import { DataApp, dataAppCrd } from "../examples/dataapp/dataapp.ts";
+import { DataApp } from "../examples/dataapp/dataapp.ts";
 import { Child, epochMs } from "./scale-ipc.ts";
+import { dataAppClusterReady } from "./dataapp-cluster.ts";
 import type { ChildEvent } from "./scale-ipc.ts";
 
 const NS = "scale";
@@ -117,24 +116,10 @@ async function measureSize(owners: number, opts: Options, log: (s: string) => vo
   try {
     const server = Child.fork("LocalCluster", "./scale-server.ts", [String(Math.round(opts.bookmarkS * 1000))]);
     children.push(server);
-    const ready = await server.next("ready", 30_000);
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(String(ready.kubeconfigPath));
-    const client = new ResourceClient({ kubeConfig, fieldManager: "scale-bench-user" });
-    await client.create(dataAppCrd);
-    await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });
-    for (let i = 0; ; i++) {
-      try {
-        await client.list(DataApp, { namespace: NS, limit: 1 });
-        break;
-      } catch (err) {
-        if (i >= 100) throw new Error(`LocalCluster: the DataApp CRD is not served after 5 s: ${(err as Error).message}`);
-        await delay(50);
-      }
-    }
+    const { kubeconfigPath, client } = await dataAppClusterReady(server, "LocalCluster", NS, "scale-bench-user");
 
     // The operator runs as `gen manifests` deploys it (OPERATOR_NODE_OPTIONS; the Manager's default heapGrowingPercent), unless --v8-defaults.
-    const operator = Child.fork("operator", "./scale-operator.ts", [String(ready.kubeconfigPath), String(opts.workers), ...(opts.v8Defaults ? ["v8-defaults"] : [])],
+    const operator = Child.fork("operator", "./scale-operator.ts", [kubeconfigPath, String(opts.workers), ...(opts.v8Defaults ? ["v8-defaults"] : [])],
       opts.v8Defaults ? [] : OPERATOR_NODE_OPTIONS.split(" "));
     children.push(operator);
     await operator.next("ready", 60_000);
